@@ -1,0 +1,38 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+
+let package = Package(
+    name: "AF",
+    products: [
+        .library(name: "AFCore", targets: ["AFCore"]),
+        .library(name: "AFAuth", targets: ["AFAuth"]),
+        .library(name: "AFTrust", targets: ["AFTrust"]),
+        .library(name: "AFCache", targets: ["AFCache"]),
+        .library(name: "AFMultipart", targets: ["AFMultipart"]),
+        .library(name: "AFReachability", targets: ["AFReachability"]),
+        .executable(name: "af", targets: ["af"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(
+            name: "CCurlShim",
+            dependencies: ["CCurl"],
+            cSettings: [.enableWarning("all"), .treatAllWarnings(as: .error)]
+        ),
+        .target(name: "AFCore", dependencies: ["CCurlShim"], swiftSettings: strict),
+        .target(name: "AFAuth", dependencies: ["AFCore"], swiftSettings: strict),
+        .target(name: "AFTrust", dependencies: ["AFCore"], swiftSettings: strict),
+        .target(name: "AFCache", dependencies: ["AFCore"], swiftSettings: strict),
+        .target(name: "AFMultipart", dependencies: ["AFCore"], swiftSettings: strict),
+        .target(name: "AFReachability", dependencies: ["AFCore"], swiftSettings: strict),
+        .executableTarget(name: "af", dependencies: ["AFCore"], swiftSettings: strict),
+        .testTarget(name: "AFCoreTests", dependencies: ["AFCore"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

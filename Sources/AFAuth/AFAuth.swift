@@ -1,0 +1,2 @@
+/// AFAuth: AuthenticationInterceptor and OAuth refresh (see issue "AFAuth").
+@_exported import AFCore

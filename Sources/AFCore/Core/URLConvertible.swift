@@ -1,0 +1,70 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A type that can produce a `URL`.
+public protocol URLConvertible: Sendable {
+    /// The `URL`, or an `AFError.invalidURL` when none can be made.
+    func asURL() throws -> URL
+}
+
+extension String: URLConvertible {
+    /// The `URL` for this string; throws `AFError.invalidURL` when it is not a URL.
+    public func asURL() throws -> URL {
+        guard let url = URL(string: self), url.scheme != nil, url.host != nil || url.isFileURL else {
+            throw AFError.invalidURL(url: self)
+        }
+        return url
+    }
+}
+
+extension URL: URLConvertible {
+    public func asURL() throws -> URL { self }
+}
+
+extension URLComponents: URLConvertible {
+    /// The components' `URL`; throws `AFError.invalidURL` when they make none.
+    public func asURL() throws -> URL {
+        guard let url else { throw AFError.invalidURL(url: self) }
+        return url
+    }
+}
+
+/// A type that can produce a `URLRequest`.
+public protocol URLRequestConvertible: Sendable {
+    /// The `URLRequest`, or an error when none can be made.
+    func asURLRequest() throws -> URLRequest
+}
+
+extension URLRequestConvertible {
+    /// The `URLRequest`, or `nil` when `asURLRequest()` throws.
+    public var urlRequest: URLRequest? { try? asURLRequest() }
+}
+
+extension URLRequest: URLRequestConvertible {
+    public func asURLRequest() throws -> URLRequest { self }
+}
+
+extension URLRequest {
+    /// Creates a request from a URL, a method and headers.
+    public init(url: any URLConvertible, method: HTTPMethod, headers: HTTPHeaders? = nil) throws {
+        let url = try url.asURL()
+        self.init(url: url)
+        httpMethod = method.rawValue
+        allHTTPHeaderFields = headers?.dictionary
+    }
+
+    /// The request's method as an `HTTPMethod`.
+    public var method: HTTPMethod? {
+        get { httpMethod.map(HTTPMethod.init) }
+        set { httpMethod = newValue?.rawValue }
+    }
+
+    /// Throws `AFError.urlRequestValidationFailed(.bodyDataInGETRequest)` for a GET with a body.
+    public func validate() throws {
+        if method == .get, let bodyData = httpBody {
+            throw AFError.urlRequestValidationFailed(reason: .bodyDataInGETRequest(bodyData))
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import CCurl
+import CCurlShim
+import Foundation
+
+/// One curl multi handle driven by its own thread. Every curl call on easy or multi handles
+/// happens on that thread; other threads only enqueue commands and wake it.
+final class CurlEngine: @unchecked Sendable {
+    /// Limits applied to the multi handle.
+    struct Limits: Sendable {
+        var maximumConnectionsPerHost: Int
+        var maximumCachedConnections: Int
+    }
+
+    private enum Command {
+        case start(Transfer)
+        case cancel(Transfer)
+        case pause(Transfer)
+        case unpause(Transfer)
+        case shutdown
+    }
+
+    private static let globalInit: Void = {
+        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+    }()
+
+    private static let maximumPooledHandles = 64
+
+    private let multi: UnsafeMutableRawPointer
+    private let commands = Protected<[Command]>([])
+
+    // Engine-thread state.
+    private var running: [UnsafeMutableRawPointer: Transfer] = [:]
+    private var pool: [EasyHandle] = []
+    private var engineThread: Thread?
+
+    init(limits: Limits, name: String) {
+        _ = Self.globalInit
+        multi = curl_multi_init()
+        afc_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        afc_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limits.maximumConnectionsPerHost)
+        afc_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, limits.maximumCachedConnections)
+        let thread = Thread { [self] in run() }
+        thread.name = name
+        engineThread = thread
+        thread.start()
+    }
+
+    /// Adds `transfer` to the multi handle.
+    func start(_ transfer: Transfer) { enqueue(.start(transfer)) }
+
+    /// Stops `transfer`; its delegate gets a cancelled outcome unless it already completed.
+    func cancel(_ transfer: Transfer) { enqueue(.cancel(transfer)) }
+
+    /// Pauses `transfer`'s sending and receiving.
+    func pause(_ transfer: Transfer) { enqueue(.pause(transfer)) }
+
+    /// Resumes a paused `transfer`.
+    func unpause(_ transfer: Transfer) { enqueue(.unpause(transfer)) }
+
+    /// Cancels every transfer and ends the engine thread.
+    func shutdown() { enqueue(.shutdown) }
+
+    private func enqueue(_ command: Command) {
+        commands.withLock { $0.append(command) }
+        curl_multi_wakeup(multi)
+    }
+
+    // MARK: Engine thread
+
+    private func run() {
+        var stillRunning: Int32 = 0
+        while true {
+            let pending = commands.withLock { queue -> [Command] in
+                let taken = queue
+                queue.removeAll(keepingCapacity: true)
+                return taken
+            }
+            for command in pending where !perform(command) {
+                tearDown()
+                return
+            }
+            curl_multi_perform(multi, &stillRunning)
+            collectFinishedTransfers()
+            curl_multi_poll(multi, nil, 0, 1000, nil)
+        }
+    }
+
+    /// Returns false when the engine must stop.
+    private func perform(_ command: Command) -> Bool {
+        switch command {
+        case let .start(transfer):
+            if case let .waiting(paused) = transfer.phase { add(transfer, paused: paused) }
+        case let .cancel(transfer):
+            switch transfer.phase {
+            case .running:
+                finish(transfer, result: CURLE_ABORTED_BY_CALLBACK, cancelled: true)
+            case .waiting:
+                transfer.delegate.transferDidComplete(transfer, outcome: transfer.makeOutcome(result: CURLE_OK, cancelled: true))
+            case .finished:
+                break
+            }
+        case let .pause(transfer):
+            switch transfer.phase {
+            case let .running(handle): curl_easy_pause(handle.raw, CURLPAUSE_ALL)
+            case .waiting: transfer.phase = .waiting(paused: true)
+            case .finished: break
+            }
+        case let .unpause(transfer):
+            switch transfer.phase {
+            case let .running(handle): curl_easy_pause(handle.raw, CURLPAUSE_CONT)
+            case .waiting: transfer.phase = .waiting(paused: false)
+            case .finished: break
+            }
+        case .shutdown:
+            return false
+        }
+        return true
+    }
+
+    private func add(_ transfer: Transfer, paused: Bool) {
+        guard let handle = pool.popLast() ?? EasyHandle() else {
+            transfer.delegate.transferDidComplete(
+                transfer, outcome: TransferOutcome(head: nil, body: Data(),
+                                                   failure: CurlFailure(code: CURLE_OUT_OF_MEMORY, message: "curl_easy_init failed"),
+                                                   wasCancelled: false, timings: CurlTimings()))
+            transfer.phase = .finished
+            return
+        }
+        transfer.configure(handle)
+        running[handle.raw] = transfer
+        curl_multi_add_handle(multi, handle.raw)
+        if paused {
+            curl_easy_pause(handle.raw, CURLPAUSE_ALL)
+        }
+    }
+
+    private func collectFinishedTransfers() {
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(multi, &remaining) {
+            var easy: UnsafeMutableRawPointer?
+            var result = CURLE_OK
+            guard afc_multi_message_done(message, &easy, &result) != 0, let easy,
+                  let transfer = running[easy] else { continue }
+            finish(transfer, result: result, cancelled: false)
+        }
+    }
+
+    private func finish(_ transfer: Transfer, result: CURLcode, cancelled: Bool) {
+        guard case let .running(handle) = transfer.phase else { return }
+        curl_multi_remove_handle(multi, handle.raw)
+        running[handle.raw] = nil
+        let outcome = transfer.makeOutcome(result: result, cancelled: cancelled)
+        handle.reset()
+        if pool.count < Self.maximumPooledHandles { pool.append(handle) }
+        transfer.delegate.transferDidComplete(transfer, outcome: outcome)
+    }
+
+    private func tearDown() {
+        for transfer in Array(running.values) {
+            finish(transfer, result: CURLE_ABORTED_BY_CALLBACK, cancelled: true)
+        }
+        pool.removeAll()
+        curl_multi_cleanup(multi)
+    }
+}

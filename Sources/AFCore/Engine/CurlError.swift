@@ -1,0 +1,65 @@
+import CCurl
+import Foundation
+
+/// A failed curl transfer: its code and curl's own words.
+struct CurlFailure: Error, Sendable {
+    var code: CURLcode
+    var message: String?
+
+    /// The `URLError` a URLSession user would get for this failure.
+    func urlError(failingURL: URL?) -> URLError {
+        var userInfo: [String: Any] = [
+            NSLocalizedDescriptionKey: description,
+            "AFCurlErrorCode": Int(code.rawValue),
+        ]
+        if let failingURL {
+            userInfo[NSURLErrorFailingURLErrorKey] = failingURL
+        }
+        return URLError(Self.urlErrorCode(for: code), userInfo: userInfo)
+    }
+
+    var description: String {
+        let summary = String(cString: curl_easy_strerror(code))
+        guard let message, !message.isEmpty else { return summary }
+        return "\(summary): \(message)"
+    }
+
+    static func urlErrorCode(for code: CURLcode) -> URLError.Code {
+        switch code {
+        case CURLE_COULDNT_RESOLVE_HOST:
+            .cannotFindHost
+        case CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT:
+            .cannotConnectToHost
+        case CURLE_OPERATION_TIMEDOUT:
+            .timedOut
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            .unsupportedURL
+        case CURLE_URL_MALFORMAT:
+            .badURL
+        case CURLE_PEER_FAILED_VERIFICATION:
+            .serverCertificateUntrusted
+        case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_ENGINE_NOTFOUND,
+             CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_SHUTDOWN_FAILED,
+             CURLE_SSL_CRL_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+             CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CLIENTCERT:
+            .secureConnectionFailed
+        case CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_HTTP2,
+             CURLE_HTTP2_STREAM, CURLE_HTTP3, CURLE_QUIC_CONNECT_ERROR:
+            .networkConnectionLost
+        case CURLE_WEIRD_SERVER_REPLY:
+            .badServerResponse
+        case CURLE_TOO_MANY_REDIRECTS:
+            .httpTooManyRedirects
+        case CURLE_BAD_CONTENT_ENCODING:
+            .cannotDecodeContentData
+        case CURLE_FILESIZE_EXCEEDED:
+            .dataLengthExceedsMaximum
+        case CURLE_OUT_OF_MEMORY:
+            .cannotLoadFromNetwork
+        case CURLE_ABORTED_BY_CALLBACK:
+            .cancelled
+        default:
+            .unknown
+        }
+    }
+}

@@ -1,0 +1,189 @@
+import CCurl
+import CCurlShim
+import Foundation
+
+/// Receives what a transfer produced. Called on the engine thread: implementations copy what they
+/// need and hop to their own queue.
+protocol TransferDelegate: AnyObject, Sendable {
+    func transferDidReceiveHead(_ transfer: Transfer, head: ResponseHead)
+    func transferDidComplete(_ transfer: Transfer, outcome: TransferOutcome)
+}
+
+/// How one exchange ended.
+struct TransferOutcome: @unchecked Sendable {
+    var head: ResponseHead?
+    var body: Data
+    var failure: CurlFailure?
+    var wasCancelled: Bool
+    var timings: CurlTimings
+}
+
+/// One HTTP exchange on the engine. Its mutable state belongs to the engine thread.
+final class Transfer: @unchecked Sendable {
+    /// Largest buffer reserved up front from a Content-Length, so a lying header cannot make us
+    /// allocate gigabytes before any byte arrives.
+    static let maximumReservation = 8 << 20
+
+    let spec: TransferSpec
+    let delegate: any TransferDelegate
+
+    /// Where the transfer is in the engine's hands.
+    enum Phase {
+        case waiting(paused: Bool)
+        case running(EasyHandle)
+        case finished
+    }
+
+    // Engine-thread state.
+    var phase = Phase.waiting(paused: false)
+    private var handle: EasyHandle?
+    private var parser = ResponseHeadParser()
+    private var body = Data()
+
+    init(spec: TransferSpec, delegate: any TransferDelegate) {
+        self.spec = spec
+        self.delegate = delegate
+    }
+
+    /// Applies the spec to `handle`.
+    func configure(_ handle: EasyHandle) {
+        self.handle = handle
+        phase = .running(handle)
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        handle.set(CURLOPT_URL, string: spec.url)
+        handle.set(CURLOPT_PROTOCOLS_STR, string: "http,https")
+        handle.set(CURLOPT_WRITEFUNCTION, callback: transferWriteCallback)
+        handle.set(CURLOPT_WRITEDATA, pointer: context)
+        handle.set(CURLOPT_HEADERFUNCTION, callback: transferHeaderCallback)
+        handle.set(CURLOPT_HEADERDATA, pointer: context)
+        handle.set(CURLOPT_ACCEPT_ENCODING, string: "")
+        handle.set(CURLOPT_PIPEWAIT, 1)
+        handle.set(CURLOPT_HTTP_VERSION, curlHTTPVersion)
+        configureTimeouts(handle)
+        configureMethodAndBody(handle)
+        handle.setHeaders(spec.headerLines + ["Expect:"])
+        if let caFile = spec.caFile { handle.set(CURLOPT_CAINFO, string: caFile) }
+        if let caPath = spec.caPath { handle.set(CURLOPT_CAPATH, string: caPath) }
+    }
+
+    private var curlHTTPVersion: Int {
+        switch spec.httpVersion {
+        case .automatic: Int(CURL_HTTP_VERSION_2TLS)
+        case .http1Only: Int(CURL_HTTP_VERSION_1_1)
+        case .http2PriorKnowledge: Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE)
+        }
+    }
+
+    private func configureTimeouts(_ handle: EasyHandle) {
+        if spec.idleTimeout > 0 {
+            handle.set(CURLOPT_CONNECTTIMEOUT_MS, Int(spec.idleTimeout * 1000))
+            handle.set(CURLOPT_LOW_SPEED_LIMIT, 1)
+            handle.set(CURLOPT_LOW_SPEED_TIME, max(1, Int(spec.idleTimeout.rounded(.up))))
+        }
+        if spec.resourceTimeout > 0, spec.resourceTimeout < TimeInterval(Int.max / 1000) {
+            handle.set(CURLOPT_TIMEOUT_MS, Int(spec.resourceTimeout * 1000))
+        }
+    }
+
+    private func configureMethodAndBody(_ handle: EasyHandle) {
+        switch (spec.method, spec.body) {
+        case ("GET", nil):
+            handle.set(CURLOPT_HTTPGET, 1)
+        case ("HEAD", _):
+            handle.set(CURLOPT_NOBODY, 1)
+        case let (method, body?):
+            setPostFields(body, on: handle)
+            if method != "POST" { handle.set(CURLOPT_CUSTOMREQUEST, string: method) }
+        case ("POST", nil):
+            setPostFields(Data(), on: handle)
+        case let (method, nil):
+            handle.set(CURLOPT_CUSTOMREQUEST, string: method)
+        }
+    }
+
+    /// A body curl copies and can resend by itself when a reused connection turns out dead.
+    private func setPostFields(_ body: Data, on handle: EasyHandle) {
+        handle.set(CURLOPT_POST, 1)
+        handle.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(body.count))
+        if body.isEmpty {
+            handle.set(CURLOPT_COPYPOSTFIELDS, string: "")
+            return
+        }
+        body.withUnsafeBytes { buffer in
+            handle.set(CURLOPT_COPYPOSTFIELDS, pointer: UnsafeMutableRawPointer(mutating: buffer.baseAddress))
+        }
+    }
+
+    // MARK: Callbacks (engine thread)
+
+    fileprivate func receiveHeaderLine(_ line: UnsafeBufferPointer<UInt8>) {
+        guard parser.consume(line), let head = parser.completed else { return }
+        body = Data()
+        if let length = head.value(for: "Content-Length").flatMap(Int.init), length > 0 {
+            body = Data(capacity: min(length, Self.maximumReservation))
+        }
+        delegate.transferDidReceiveHead(self, head: head)
+    }
+
+    fileprivate func receiveBody(_ bytes: UnsafeRawPointer, count: Int) {
+        body.append(bytes.assumingMemoryBound(to: UInt8.self), count: count)
+    }
+
+    /// Builds the outcome from the finished handle; called once, on the engine thread.
+    func makeOutcome(result: CURLcode, cancelled: Bool) -> TransferOutcome {
+        var timings = CurlTimings()
+        var failure: CurlFailure?
+        if let handle {
+            timings = Self.readTimings(handle)
+            if result != CURLE_OK, !cancelled {
+                failure = CurlFailure(code: result, message: handle.errorMessage)
+            }
+        }
+        let outcome = TransferOutcome(head: parser.completed, body: body, failure: failure,
+                                      wasCancelled: cancelled, timings: timings)
+        body = Data()
+        handle = nil
+        phase = .finished
+        return outcome
+    }
+
+    private static func readTimings(_ handle: EasyHandle) -> CurlTimings {
+        var timings = CurlTimings()
+        timings.nameLookup = handle.info(offset: CURLINFO_NAMELOOKUP_TIME_T)
+        timings.connect = handle.info(offset: CURLINFO_CONNECT_TIME_T)
+        timings.appConnect = handle.info(offset: CURLINFO_APPCONNECT_TIME_T)
+        timings.startTransfer = handle.info(offset: CURLINFO_STARTTRANSFER_TIME_T)
+        timings.total = handle.info(offset: CURLINFO_TOTAL_TIME_T)
+        timings.httpVersion = handle.info(long: CURLINFO_HTTP_VERSION)
+        timings.connectsOpened = handle.info(long: CURLINFO_NUM_CONNECTS)
+        timings.uploaded = handle.info(offset: CURLINFO_SIZE_UPLOAD_T)
+        timings.downloaded = handle.info(offset: CURLINFO_SIZE_DOWNLOAD_T)
+        timings.headerBytes = Int64(handle.info(long: CURLINFO_HEADER_SIZE))
+        timings.remoteAddress = handle.info(string: CURLINFO_PRIMARY_IP)
+        timings.remotePort = handle.info(long: CURLINFO_PRIMARY_PORT)
+        timings.localAddress = handle.info(string: CURLINFO_LOCAL_IP)
+        timings.localPort = handle.info(long: CURLINFO_LOCAL_PORT)
+        return timings
+    }
+}
+
+private func transfer(from context: UnsafeMutableRawPointer?) -> Transfer {
+    Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+}
+
+private let transferWriteCallback: afc_data_callback = { buffer, size, count, context in
+    let length = size * count
+    if let buffer, length > 0 {
+        transfer(from: context).receiveBody(buffer, count: length)
+    }
+    return length
+}
+
+private let transferHeaderCallback: afc_data_callback = { buffer, size, count, context in
+    let length = size * count
+    if let buffer {
+        let line = UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: length)
+        transfer(from: context).receiveHeaderLine(line)
+    }
+    return length
+}

@@ -1,0 +1,2 @@
+/// AFMultipart: multipart/form-data with disk spill above 10 MB (see issue "AFMultipart").
+@_exported import AFCore

@@ -1,0 +1,2 @@
+/// AFReachability: rtnetlink reachability and retry-when-back-online (see issue "AFReachability").
+@_exported import AFCore

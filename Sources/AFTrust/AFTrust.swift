@@ -1,0 +1,2 @@
+/// AFTrust: ServerTrustManager and trust evaluators over OpenSSL (see issue "AFTrust").
+@_exported import AFCore
