@@ -1,0 +1,50 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A request whose whole body is gathered in memory.
+public class DataRequest: Request, @unchecked Sendable {
+    /// What the request was made from.
+    public let convertible: any URLRequestConvertible
+    private let bodyState = Protected<Data?>(nil)
+
+    /// The body received, once the request completed.
+    public var data: Data? { bodyState.value }
+
+    init(id: UUID = UUID(), convertible: any URLRequestConvertible, underlyingQueue: DispatchQueue,
+         serializationQueue: DispatchQueue, shouldAutomaticallyResume: Bool?, delegate: any RequestDelegate) {
+        self.convertible = convertible
+        super.init(id: id, underlyingQueue: underlyingQueue, serializationQueue: serializationQueue,
+                   shouldAutomaticallyResume: shouldAutomaticallyResume, delegate: delegate)
+    }
+
+    override func makeURLRequest() throws -> URLRequest {
+        try convertible.asURLRequest()
+    }
+
+    override func store(_ result: SessionTask.Result) {
+        bodyState.withLock { $0 = result.data }
+    }
+
+    /// A check of the response run when the task completes.
+    public typealias Validation = @Sendable (URLRequest?, HTTPURLResponse, Data?) -> ValidationResult
+
+    /// Adds a validation; a failure becomes the request's error.
+    @discardableResult
+    public func validate(_ validation: @escaping Validation) -> Self {
+        let validator: @Sendable () -> Void = { [unowned self] in
+            guard error == nil, let response else { return }
+            if case let .failure(failure) = validation(request, response, data) {
+                error = failure.asAFError(or: .responseValidationFailed(reason: .customValidationFailed(error: failure)))
+            }
+        }
+        mutableState.withLock { $0.validators.append(validator) }
+        return self
+    }
+}
+
+extension Request {
+    /// The outcome of a validation.
+    public typealias ValidationResult = Result<Void, any Error & Sendable>
+}

@@ -1,0 +1,213 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The common base of every request a `Session` makes: its state, its attempts (URL requests,
+/// tasks and metrics), its error and its response handlers.
+public class Request: @unchecked Sendable {
+    /// Queue that orders every internal event of the request.
+    public let underlyingQueue: DispatchQueue
+    /// Queue on which response serializers run.
+    public let serializationQueue: DispatchQueue
+    /// The request's identity.
+    public let id: UUID
+    /// Whether the request starts when a response handler is added (`nil`: the session decides).
+    public let shouldAutomaticallyResume: Bool?
+    /// The session that made the request.
+    public private(set) weak var delegate: (any RequestDelegate)?
+
+    struct MutableState {
+        var state: State = .initialized
+        var setupRequested = false
+        var setupStarted = false
+        var hasFinished = false
+        var requests: [URLRequest] = []
+        var tasks: [SessionTask] = []
+        var metrics: [TaskMetrics] = []
+        var response: HTTPURLResponse?
+        var retryCount = 0
+        var error: AFError?
+        var validators: [@Sendable () -> Void] = []
+        var responseSerializers: [@Sendable () -> Void] = []
+        var responseSerializerCompletions: [@Sendable () -> Void] = []
+        var responseSerializerProcessingFinished = false
+        var urlRequestHandler: (queue: DispatchQueue, handler: @Sendable (URLRequest) -> Void)?
+        var taskHandler: (queue: DispatchQueue, handler: @Sendable (SessionTask) -> Void)?
+        var cURLHandler: (queue: DispatchQueue, handler: @Sendable (String) -> Void)?
+    }
+
+    let mutableState = Protected(MutableState())
+
+    init(id: UUID = UUID(), underlyingQueue: DispatchQueue, serializationQueue: DispatchQueue,
+         shouldAutomaticallyResume: Bool?, delegate: any RequestDelegate) {
+        self.id = id
+        self.underlyingQueue = underlyingQueue
+        self.serializationQueue = serializationQueue
+        self.shouldAutomaticallyResume = shouldAutomaticallyResume
+        self.delegate = delegate
+    }
+
+    /// Builds the `URLRequest` of a new attempt; each subclass knows its source.
+    func makeURLRequest() throws -> URLRequest {
+        throw AFError.createURLRequestFailed(error: URLError(.badURL))
+    }
+
+    /// Keeps what a subclass needs of a finished task (its body, its file); runs before validation.
+    func store(_ result: SessionTask.Result) {}
+
+    // MARK: State
+
+    /// The request's state.
+    public var state: State { mutableState.withLock { $0.state } }
+    /// Whether the state is `.initialized`.
+    public var isInitialized: Bool { state == .initialized }
+    /// Whether the state is `.resumed`.
+    public var isResumed: Bool { state == .resumed }
+    /// Whether the state is `.suspended`.
+    public var isSuspended: Bool { state == .suspended }
+    /// Whether the state is `.cancelled`.
+    public var isCancelled: Bool { state == .cancelled }
+    /// Whether the state is `.finished`.
+    public var isFinished: Bool { state == .finished }
+
+    // MARK: Attempts
+
+    /// Every `URLRequest` made for this request, one per attempt.
+    public var requests: [URLRequest] { mutableState.withLock { $0.requests } }
+    /// The first `URLRequest` made.
+    public var firstRequest: URLRequest? { requests.first }
+    /// The latest `URLRequest` made.
+    public var lastRequest: URLRequest? { requests.last }
+    /// The latest `URLRequest` made.
+    public var request: URLRequest? { lastRequest }
+    /// The requests the tasks actually sent last (after redirects).
+    public var performedRequests: [URLRequest] { tasks.compactMap(\.currentRequest) }
+    /// The final response of the latest attempt.
+    public var response: HTTPURLResponse? { mutableState.withLock { $0.response } }
+    /// Every task made, one per attempt.
+    public var tasks: [SessionTask] { mutableState.withLock { $0.tasks } }
+    /// The first task.
+    public var firstTask: SessionTask? { tasks.first }
+    /// The latest task.
+    public var lastTask: SessionTask? { tasks.last }
+    /// The latest task.
+    public var task: SessionTask? { lastTask }
+    /// The metrics of every finished attempt.
+    public var allMetrics: [TaskMetrics] { mutableState.withLock { $0.metrics } }
+    /// The metrics of the first attempt.
+    public var firstMetrics: TaskMetrics? { allMetrics.first }
+    /// The metrics of the latest attempt.
+    public var lastMetrics: TaskMetrics? { allMetrics.last }
+    /// The metrics of the latest attempt.
+    public var metrics: TaskMetrics? { lastMetrics }
+    /// How many times the request was retried.
+    public var retryCount: Int { mutableState.withLock { $0.retryCount } }
+    /// The error the request ended with, if any.
+    public internal(set) var error: AFError? {
+        get { mutableState.withLock { $0.error } }
+        set { mutableState.withLock { $0.error = newValue } }
+    }
+
+    // MARK: Lifecycle
+
+    /// Starts or resumes the request; callable from any queue.
+    @discardableResult
+    public func resume() -> Self {
+        enum Action { case none, setup, resumeTask(SessionTask) }
+        let action = mutableState.withLock { state -> Action in
+            guard state.state.canTransition(to: .resumed) else { return .none }
+            state.state = .resumed
+            if !state.setupRequested {
+                state.setupRequested = true
+                return .setup
+            }
+            if let task = state.tasks.last, task.state != .completed { return .resumeTask(task) }
+            return .none
+        }
+        switch action {
+        case .none: break
+        case .setup:
+            if let delegate {
+                delegate.readyToPerform(request: self)
+            } else {
+                underlyingQueue.async { self.finish(error: .sessionDeinitialized) }
+            }
+        case let .resumeTask(task): task.resume()
+        }
+        return self
+    }
+
+    /// Pauses the request; callable from any queue.
+    @discardableResult
+    public func suspend() -> Self {
+        let task = mutableState.withLock { state -> SessionTask? in
+            guard state.state.canTransition(to: .suspended) else { return nil }
+            state.state = .suspended
+            return state.tasks.last
+        }
+        task?.suspend()
+        return self
+    }
+
+    /// Cancels the request; it ends with `AFError.explicitlyCancelled`. Callable from any queue.
+    @discardableResult
+    public func cancel() -> Self {
+        enum Action { case none, cancelTask(SessionTask), finish }
+        let action = mutableState.withLock { state -> Action in
+            guard state.state.canTransition(to: .cancelled) else { return .none }
+            state.state = .cancelled
+            state.error = state.error ?? .explicitlyCancelled
+            if let task = state.tasks.last, task.state != .completed { return .cancelTask(task) }
+            return .finish
+        }
+        switch action {
+        case .none: break
+        case let .cancelTask(task): task.cancel()
+        case .finish: underlyingQueue.async { self.finish() }
+        }
+        return self
+    }
+
+    // MARK: Hooks
+
+    /// Calls `handler` with every `URLRequest` made for this request; replays the latest one.
+    @discardableResult
+    public func onURLRequestCreation(on queue: DispatchQueue = .main,
+                                     perform handler: @escaping @Sendable (URLRequest) -> Void) -> Self {
+        let latest = mutableState.withLock { state -> URLRequest? in
+            state.urlRequestHandler = (queue, handler)
+            return state.requests.last
+        }
+        if let latest { queue.async { handler(latest) } }
+        return self
+    }
+
+    /// Calls `handler` with every task made for this request; replays the latest one.
+    @discardableResult
+    public func onURLSessionTaskCreation(on queue: DispatchQueue = .main,
+                                      perform handler: @escaping @Sendable (SessionTask) -> Void) -> Self {
+        let latest = mutableState.withLock { state -> SessionTask? in
+            state.taskHandler = (queue, handler)
+            return state.tasks.last
+        }
+        if let latest { queue.async { handler(latest) } }
+        return self
+    }
+}
+
+extension Request: Equatable, Hashable {
+    public static func == (lhs: Request, rhs: Request) -> Bool { lhs.id == rhs.id }
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+extension Request: CustomStringConvertible {
+    /// `METHOD URL (status)`, or what is known so far.
+    public var description: String {
+        guard let request = lastRequest, let method = request.httpMethod, let url = request.url?.absoluteString else {
+            return "No request created yet."
+        }
+        let requestDescription = "\(method) \(url)"
+        return response.map { "\(requestDescription) (\($0.statusCode))" } ?? requestDescription
+    }
+}

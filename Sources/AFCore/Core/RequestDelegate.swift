@@ -1,0 +1,16 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// How a `Request` reaches back into the `Session` that made it.
+public protocol RequestDelegate: AnyObject, Sendable {
+    /// The configuration of the session's tasks.
+    var sessionConfiguration: URLSessionConfiguration { get }
+    /// Whether requests start when their first response handler is added.
+    var startImmediately: Bool { get }
+    /// The request was resumed for the first time: build its `URLRequest` and task.
+    func readyToPerform(request: Request)
+    /// The request finished; the session forgets it.
+    func cleanup(after request: Request)
+}

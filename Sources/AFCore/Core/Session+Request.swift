@@ -1,0 +1,77 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Session {
+    /// Changes the `URLRequest` after it is built and before parameters are encoded into it.
+    public typealias RequestModifier = @Sendable (inout URLRequest) throws -> Void
+
+    /// A request built from a URL, a method, headers and `Parameters` with a `ParameterEncoding`.
+    struct RequestConvertible: URLRequestConvertible {
+        let url: any URLConvertible
+        let method: HTTPMethod
+        let parameters: Parameters?
+        let encoding: any ParameterEncoding
+        let headers: HTTPHeaders?
+        let requestModifier: RequestModifier?
+
+        func asURLRequest() throws -> URLRequest {
+            var request = try URLRequest(url: url, method: method, headers: headers)
+            try requestModifier?(&request)
+            return try encoding.encode(request, with: parameters)
+        }
+    }
+
+    /// A request built from a URL, a method, headers and `Encodable` parameters with a `ParameterEncoder`.
+    struct RequestEncodableConvertible<Parameters: Encodable & Sendable>: URLRequestConvertible {
+        let url: any URLConvertible
+        let method: HTTPMethod
+        let parameters: Parameters?
+        let encoder: any ParameterEncoder
+        let headers: HTTPHeaders?
+        let requestModifier: RequestModifier?
+
+        func asURLRequest() throws -> URLRequest {
+            var request = try URLRequest(url: url, method: method, headers: headers)
+            try requestModifier?(&request)
+            return try parameters.map { try encoder.encode($0, into: request) } ?? request
+        }
+    }
+
+    /// A `DataRequest` for `convertible` with `Parameters` encoded by `encoding`.
+    public func request(_ convertible: any URLConvertible,
+                      method: HTTPMethod = .get,
+                      parameters: Parameters? = nil,
+                      encoding: any ParameterEncoding = URLEncoding.default,
+                      headers: HTTPHeaders? = nil,
+                      shouldAutomaticallyResume: Bool? = nil,
+                      requestModifier: RequestModifier? = nil) -> DataRequest {
+        let convertible = RequestConvertible(url: convertible, method: method, parameters: parameters,
+                                             encoding: encoding, headers: headers, requestModifier: requestModifier)
+        return request(convertible, shouldAutomaticallyResume: shouldAutomaticallyResume)
+    }
+
+    /// A `DataRequest` for `convertible` with `Encodable` parameters encoded by `encoder`.
+    public func request<Parameters: Encodable & Sendable>(_ convertible: any URLConvertible,
+                                                        method: HTTPMethod = .get,
+                                                        parameters: Parameters? = nil,
+                                                        encoder: any ParameterEncoder = URLEncodedFormParameterEncoder.default,
+                                                        headers: HTTPHeaders? = nil,
+                                                        shouldAutomaticallyResume: Bool? = nil,
+                                                        requestModifier: RequestModifier? = nil) -> DataRequest {
+        let convertible = RequestEncodableConvertible(url: convertible, method: method, parameters: parameters,
+                                                      encoder: encoder, headers: headers, requestModifier: requestModifier)
+        return request(convertible, shouldAutomaticallyResume: shouldAutomaticallyResume)
+    }
+
+    /// A `DataRequest` for a prebuilt request.
+    public func request(_ convertible: any URLRequestConvertible,
+                      shouldAutomaticallyResume: Bool? = nil) -> DataRequest {
+        let request = DataRequest(convertible: convertible, underlyingQueue: rootQueue,
+                                  serializationQueue: serializationQueue,
+                                  shouldAutomaticallyResume: shouldAutomaticallyResume, delegate: self)
+        perform(request)
+        return request
+    }
+}

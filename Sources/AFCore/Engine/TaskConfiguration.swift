@@ -1,0 +1,80 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a Session's tasks take from its `URLSessionConfiguration`, read once when the Session is made.
+struct TaskConfiguration: @unchecked Sendable {
+    /// Redirect hops followed before failing with `URLError.httpTooManyRedirects`.
+    static let maximumRedirects = 16
+
+    var idleTimeout: TimeInterval
+    var resourceTimeout: TimeInterval
+    var additionalHeaders: [(name: String, value: String)]
+    var cookieStorage: HTTPCookieStorage?
+    var shouldSetCookies: Bool
+    var acceptsCookies: Bool
+    var httpVersion: HTTPVersionPreference
+    var caFile: String?
+    var caPath: String?
+
+    init(_ configuration: URLSessionConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        idleTimeout = configuration.timeoutIntervalForRequest
+        resourceTimeout = configuration.timeoutIntervalForResource
+        additionalHeaders = (configuration.httpAdditionalHeaders ?? [:]).compactMap { key, value in
+            guard let name = key as? String else { return nil }
+            return (name, "\(value)")
+        }
+        cookieStorage = configuration.httpCookieStorage
+        shouldSetCookies = configuration.httpShouldSetCookies
+        acceptsCookies = configuration.httpCookieAcceptPolicy != .never
+        httpVersion = .automatic
+        caFile = environment["SSL_CERT_FILE"]
+        caPath = environment["SSL_CERT_DIR"]
+    }
+
+    /// The transfer for one hop of `request`.
+    func transferSpec(for request: URLRequest) -> TransferSpec {
+        var lines: [String] = []
+        var seen = Set<String>()
+        var requestHeaders = request.allHTTPHeaderFields ?? [:]
+        if shouldSetCookies, request.httpShouldHandleCookies, let url = request.url, let cookieStorage,
+           !requestHeaders.keys.contains(where: { $0.caseInsensitiveCompare("Cookie") == .orderedSame }),
+           let cookies = cookieStorage.cookies(for: url), !cookies.isEmpty {
+            requestHeaders.merge(HTTPCookie.requestHeaderFields(with: cookies)) { current, _ in current }
+        }
+        for (name, value) in requestHeaders {
+            seen.insert(name.lowercased())
+            lines.append(Self.headerLine(name: name, value: value))
+        }
+        for (name, value) in additionalHeaders where !seen.contains(name.lowercased()) {
+            lines.append(Self.headerLine(name: name, value: value))
+        }
+        let requestTimeout = request.timeoutInterval > 0 ? request.timeoutInterval : idleTimeout
+        return TransferSpec(
+            url: request.url?.absoluteString ?? "",
+            method: request.httpMethod ?? "GET",
+            headerLines: lines,
+            body: request.httpBody,
+            idleTimeout: min(idleTimeout, requestTimeout),
+            resourceTimeout: resourceTimeout,
+            httpVersion: httpVersion,
+            caFile: caFile,
+            caPath: caPath
+        )
+    }
+
+    /// Stores the cookies `response` sets, when the configuration accepts cookies.
+    func storeCookies(from response: HTTPURLResponse) {
+        guard acceptsCookies, let cookieStorage, let url = response.url,
+              let fields = response.allHeaderFields as? [String: String] else { return }
+        let cookies = HTTPCookie.cookies(withResponseHeaderFields: fields, for: url)
+        if !cookies.isEmpty {
+            cookieStorage.setCookies(cookies, for: url, mainDocumentURL: nil)
+        }
+    }
+
+    private static func headerLine(name: String, value: String) -> String {
+        value.isEmpty ? "\(name);" : "\(name): \(value)"
+    }
+}

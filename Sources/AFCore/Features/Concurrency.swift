@@ -1,0 +1,102 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// An async handle on a `DataRequest`'s serialized response.
+public struct DataTask<Value: Sendable>: Sendable {
+    /// The serialized response; waits for it.
+    public var response: DataResponse<Value, AFError> {
+        get async {
+            if shouldAutomaticallyCancel {
+                return await withTaskCancellationHandler { await task.value } onCancel: { cancel() }
+            }
+            return await task.value
+        }
+    }
+
+    /// The result of the response.
+    public var result: Result<Value, AFError> {
+        get async { await response.result }
+    }
+
+    /// The value, or the error thrown.
+    public var value: Value {
+        get async throws { try await result.get() }
+    }
+
+    private let request: DataRequest
+    private let task: Task<DataResponse<Value, AFError>, Never>
+    private let shouldAutomaticallyCancel: Bool
+
+    fileprivate init(request: DataRequest, task: Task<DataResponse<Value, AFError>, Never>, shouldAutomaticallyCancel: Bool) {
+        self.request = request
+        self.task = task
+        self.shouldAutomaticallyCancel = shouldAutomaticallyCancel
+    }
+
+    /// Cancels the request.
+    public func cancel() { request.cancel() }
+    /// Resumes the request.
+    public func resume() { request.resume() }
+    /// Suspends the request.
+    public func suspend() { request.suspend() }
+}
+
+extension DataRequest {
+    /// A `DataTask` for the body as `Data`.
+    public func serializingData(automaticallyCancelling shouldAutomaticallyCancel: Bool = true,
+                                dataPreprocessor: any DataPreprocessor = DataResponseSerializer.defaultDataPreprocessor,
+                                emptyResponseCodes: Set<Int> = DataResponseSerializer.defaultEmptyResponseCodes,
+                                emptyRequestMethods: Set<HTTPMethod> = DataResponseSerializer.defaultEmptyRequestMethods) -> DataTask<Data> {
+        serializingResponse(using: DataResponseSerializer(dataPreprocessor: dataPreprocessor,
+                                                          emptyResponseCodes: emptyResponseCodes,
+                                                          emptyRequestMethods: emptyRequestMethods),
+                            automaticallyCancelling: shouldAutomaticallyCancel)
+    }
+
+    /// A `DataTask` for the body decoded as `type`.
+    public func serializingDecodable<Value: Decodable & Sendable>(
+        _ type: Value.Type = Value.self,
+        automaticallyCancelling shouldAutomaticallyCancel: Bool = true,
+        dataPreprocessor: any DataPreprocessor = DecodableResponseSerializer<Value>.defaultDataPreprocessor,
+        decoder: any DataDecoder = JSONDecoder(),
+        emptyResponseCodes: Set<Int> = DecodableResponseSerializer<Value>.defaultEmptyResponseCodes,
+        emptyRequestMethods: Set<HTTPMethod> = DecodableResponseSerializer<Value>.defaultEmptyRequestMethods
+    ) -> DataTask<Value> {
+        serializingResponse(using: DecodableResponseSerializer<Value>(dataPreprocessor: dataPreprocessor, decoder: decoder,
+                                                                      emptyResponseCodes: emptyResponseCodes,
+                                                                      emptyRequestMethods: emptyRequestMethods),
+                            automaticallyCancelling: shouldAutomaticallyCancel)
+    }
+
+    /// A `DataTask` for the body as a `String`.
+    public func serializingString(automaticallyCancelling shouldAutomaticallyCancel: Bool = true,
+                                  dataPreprocessor: any DataPreprocessor = StringResponseSerializer.defaultDataPreprocessor,
+                                  encoding: String.Encoding? = nil,
+                                  emptyResponseCodes: Set<Int> = StringResponseSerializer.defaultEmptyResponseCodes,
+                                  emptyRequestMethods: Set<HTTPMethod> = StringResponseSerializer.defaultEmptyRequestMethods) -> DataTask<String> {
+        serializingResponse(using: StringResponseSerializer(dataPreprocessor: dataPreprocessor, encoding: encoding,
+                                                            emptyResponseCodes: emptyResponseCodes,
+                                                            emptyRequestMethods: emptyRequestMethods),
+                            automaticallyCancelling: shouldAutomaticallyCancel)
+    }
+
+    /// A `DataTask` for what `serializer` makes of the response.
+    public func serializingResponse<Serializer: DataResponseSerializerProtocol>(
+        using serializer: Serializer,
+        automaticallyCancelling shouldAutomaticallyCancel: Bool = true
+    ) -> DataTask<Serializer.SerializedObject> {
+        let task = Task {
+            await withCheckedContinuation { continuation in
+                self.response(queue: .asyncCompletion, responseSerializer: serializer) { continuation.resume(returning: $0) }
+            }
+        }
+        return DataTask(request: self, task: task, shouldAutomaticallyCancel: shouldAutomaticallyCancel)
+    }
+}
+
+extension DispatchQueue {
+    /// Where async/await completions are delivered: any thread, no hop to `.main`.
+    static let asyncCompletion = DispatchQueue(label: "org.alamofire.concurrencyQueue", attributes: .concurrent)
+}

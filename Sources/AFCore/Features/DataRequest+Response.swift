@@ -1,0 +1,89 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension DataRequest {
+    /// Calls `completionHandler` on `queue` with the unserialized response.
+    @discardableResult
+    public func response(queue: DispatchQueue = .main,
+                         completionHandler: @escaping @Sendable (AFDataResponse<Data?>) -> Void) -> Self {
+        appendResponseSerializer {
+            let result = AFResult<Data?>(value: self.data, error: self.error)
+            let response = DataResponse(request: self.request, response: self.response, data: self.data,
+                                        metrics: self.metrics, serializationDuration: 0, result: result)
+            self.responseSerializerDidComplete { queue.async { completionHandler(response) } }
+        }
+        return self
+    }
+
+    /// Calls `completionHandler` on `queue` with what `responseSerializer` made of the response.
+    @discardableResult
+    public func response<Serializer: DataResponseSerializerProtocol>(
+        queue: DispatchQueue = .main,
+        responseSerializer: Serializer,
+        completionHandler: @escaping @Sendable (AFDataResponse<Serializer.SerializedObject>) -> Void
+    ) -> Self {
+        appendResponseSerializer {
+            let start = ProcessInfo.processInfo.systemUptime
+            let result: AFResult<Serializer.SerializedObject> = Result {
+                try responseSerializer.serialize(request: self.request, response: self.response,
+                                                 data: self.data, error: self.error)
+            }.mapError { error in
+                error.asAFError(or: .responseSerializationFailed(reason: .customSerializationFailed(error: error)))
+            }
+            let duration = ProcessInfo.processInfo.systemUptime - start
+            let response = DataResponse(request: self.request, response: self.response, data: self.data,
+                                        metrics: self.metrics, serializationDuration: duration, result: result)
+            self.responseSerializerDidComplete { queue.async { completionHandler(response) } }
+        }
+        return self
+    }
+
+    /// Calls `completionHandler` on `queue` with the body as `Data`.
+    @discardableResult
+    public func responseData(queue: DispatchQueue = .main,
+                             dataPreprocessor: any DataPreprocessor = DataResponseSerializer.defaultDataPreprocessor,
+                             emptyResponseCodes: Set<Int> = DataResponseSerializer.defaultEmptyResponseCodes,
+                             emptyRequestMethods: Set<HTTPMethod> = DataResponseSerializer.defaultEmptyRequestMethods,
+                             completionHandler: @escaping @Sendable (AFDataResponse<Data>) -> Void) -> Self {
+        response(queue: queue,
+                 responseSerializer: DataResponseSerializer(dataPreprocessor: dataPreprocessor,
+                                                            emptyResponseCodes: emptyResponseCodes,
+                                                            emptyRequestMethods: emptyRequestMethods),
+                 completionHandler: completionHandler)
+    }
+
+    /// Calls `completionHandler` on `queue` with the body as a `String`.
+    @discardableResult
+    public func responseString(queue: DispatchQueue = .main,
+                               dataPreprocessor: any DataPreprocessor = StringResponseSerializer.defaultDataPreprocessor,
+                               encoding: String.Encoding? = nil,
+                               emptyResponseCodes: Set<Int> = StringResponseSerializer.defaultEmptyResponseCodes,
+                               emptyRequestMethods: Set<HTTPMethod> = StringResponseSerializer.defaultEmptyRequestMethods,
+                               completionHandler: @escaping @Sendable (AFDataResponse<String>) -> Void) -> Self {
+        response(queue: queue,
+                 responseSerializer: StringResponseSerializer(dataPreprocessor: dataPreprocessor, encoding: encoding,
+                                                              emptyResponseCodes: emptyResponseCodes,
+                                                              emptyRequestMethods: emptyRequestMethods),
+                 completionHandler: completionHandler)
+    }
+
+    /// Calls `completionHandler` on `queue` with the body decoded as `type`.
+    @discardableResult
+    public func responseDecodable<T: Decodable & Sendable>(
+        of type: T.Type = T.self,
+        queue: DispatchQueue = .main,
+        dataPreprocessor: any DataPreprocessor = DecodableResponseSerializer<T>.defaultDataPreprocessor,
+        decoder: any DataDecoder = JSONDecoder(),
+        emptyResponseCodes: Set<Int> = DecodableResponseSerializer<T>.defaultEmptyResponseCodes,
+        emptyRequestMethods: Set<HTTPMethod> = DecodableResponseSerializer<T>.defaultEmptyRequestMethods,
+        completionHandler: @escaping @Sendable (AFDataResponse<T>) -> Void
+    ) -> Self {
+        response(queue: queue,
+                 responseSerializer: DecodableResponseSerializer<T>(dataPreprocessor: dataPreprocessor, decoder: decoder,
+                                                                    emptyResponseCodes: emptyResponseCodes,
+                                                                    emptyRequestMethods: emptyRequestMethods),
+                 completionHandler: completionHandler)
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `DataResponse` with `AFError` failures.
+public typealias AFDataResponse<Success> = DataResponse<Success, AFError>
+/// `Result` with `AFError` failures.
+public typealias AFResult<Success> = Result<Success, AFError>
+
+/// Everything a data request produced and what its serializer made of it.
+public struct DataResponse<Success, Failure: Error>: @unchecked Sendable {
+    /// The `URLRequest` sent.
+    public let request: URLRequest?
+    /// The response received.
+    public let response: HTTPURLResponse?
+    /// The body received.
+    public let data: Data?
+    /// The metrics of the final attempt.
+    public let metrics: TaskMetrics?
+    /// Seconds the serializer took.
+    public let serializationDuration: TimeInterval
+    /// The serialized value or the failure.
+    public let result: Result<Success, Failure>
+
+    /// The value on success.
+    public var value: Success? { try? result.get() }
+    /// The error on failure.
+    public var error: Failure? {
+        guard case let .failure(error) = result else { return nil }
+        return error
+    }
+
+    /// Creates a response.
+    public init(request: URLRequest?, response: HTTPURLResponse?, data: Data?, metrics: TaskMetrics?,
+                serializationDuration: TimeInterval, result: Result<Success, Failure>) {
+        self.request = request
+        self.response = response
+        self.data = data
+        self.metrics = metrics
+        self.serializationDuration = serializationDuration
+        self.result = result
+    }
+
+    /// The same response with the success value transformed.
+    public func map<NewSuccess>(_ transform: (Success) -> NewSuccess) -> DataResponse<NewSuccess, Failure> {
+        replacing(result.map(transform))
+    }
+
+    /// The same response with the success value transformed; a thrown error becomes the failure.
+    public func tryMap<NewSuccess>(_ transform: (Success) throws -> NewSuccess) -> DataResponse<NewSuccess, any Error> {
+        replacing(result.tryMap(transform))
+    }
+
+    /// The same response with the failure transformed.
+    public func mapError<NewFailure: Error>(_ transform: (Failure) -> NewFailure) -> DataResponse<Success, NewFailure> {
+        replacing(result.mapError(transform))
+    }
+
+    /// The same response with the failure transformed; a thrown error becomes the failure.
+    public func tryMapError<NewFailure: Error>(_ transform: (Failure) throws -> NewFailure) -> DataResponse<Success, any Error> {
+        replacing(result.tryMapError(transform))
+    }
+
+    private func replacing<S, F>(_ result: Result<S, F>) -> DataResponse<S, F> {
+        DataResponse<S, F>(request: request, response: response, data: data, metrics: metrics,
+                           serializationDuration: serializationDuration, result: result)
+    }
+}
+
+extension DataResponse: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The result, as text.
+    public var description: String { "\(result)" }
+
+    /// Request, response, body (when textual and small), timings and result.
+    public var debugDescription: String {
+        guard let urlRequest = request else { return "[Request]: None\n[Result]: \(result)" }
+        let requestDescription = DebugDescription.of(urlRequest)
+        let responseDescription = response.map { response in
+            let body = DebugDescription.printableBody(data, contentType: response.value(forHTTPHeaderField: "Content-Type"))
+            return """
+            [Response]:
+                [Status Code]: \(response.statusCode)
+                [Headers]:
+            \(DebugDescription.headers(response.headers))
+                [Body]: \(body)
+            """
+        } ?? "[Response]: None"
+        let networkDuration = metrics.map { "\($0.taskInterval.duration)s" } ?? "None"
+        return """
+        \(requestDescription)
+        \(responseDescription)
+        [Network Duration]: \(networkDuration)
+        [Serialization Duration]: \(serializationDuration)s
+        [Result]: \(result)
+        """
+    }
+}
+
+enum DebugDescription {
+    static let maximumBodyLength = 100_000
+
+    static func of(_ request: URLRequest) -> String {
+        let method = request.httpMethod ?? "GET"
+        let url = request.url?.absoluteString ?? "None"
+        let body = printableBody(request.httpBody, contentType: request.value(forHTTPHeaderField: "Content-Type"))
+        return """
+        [Request]: \(method) \(url)
+            [Headers]:
+        \(headers(request.headers))
+            [Body]: \(body)
+        """
+    }
+
+    static func headers(_ headers: HTTPHeaders) -> String {
+        guard !headers.isEmpty else { return "        None" }
+        return headers.sorted().map { "        \($0.description)" }.joined(separator: "\n")
+    }
+
+    static func printableBody(_ data: Data?, contentType: String?) -> String {
+        guard let data, !data.isEmpty else { return "None" }
+        let printable = ["json", "xml", "text"].contains { contentType?.contains($0) ?? false }
+        guard printable, data.count <= maximumBodyLength else { return "\(data.count) bytes" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension Result {
+    func tryMap<NewSuccess>(_ transform: (Success) throws -> NewSuccess) -> Result<NewSuccess, any Error> {
+        switch self {
+        case let .success(value): Result<NewSuccess, any Error> { try transform(value) }
+        case let .failure(error): .failure(error)
+        }
+    }
+
+    func tryMapError<NewFailure: Error>(_ transform: (Failure) throws -> NewFailure) -> Result<Success, any Error> {
+        switch self {
+        case let .success(value): .success(value)
+        case let .failure(error): .failure((Result<NewFailure, any Error> { try transform(error) }).fold())
+        }
+    }
+
+    init(value: Success, error: Failure?) {
+        if let error { self = .failure(error) } else { self = .success(value) }
+    }
+}
+
+extension Result where Success: Error {
+    fileprivate func fold() -> any Error {
+        switch self {
+        case let .success(error): error
+        case let .failure(error): error
+        }
+    }
+}

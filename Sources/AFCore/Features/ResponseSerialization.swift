@@ -1,0 +1,149 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Turns a data request's outcome into a value.
+public protocol DataResponseSerializerProtocol<SerializedObject>: Sendable {
+    /// The value produced.
+    associatedtype SerializedObject: Sendable
+
+    /// The value for this outcome, or the error that explains why there is none.
+    func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> SerializedObject
+}
+
+/// A data serializer with preprocessing and empty-response rules.
+public protocol ResponseSerializer<SerializedObject>: DataResponseSerializerProtocol {
+    /// Applied to the body before serialization.
+    var dataPreprocessor: any DataPreprocessor { get }
+    /// Methods whose responses may be empty.
+    var emptyRequestMethods: Set<HTTPMethod> { get }
+    /// Status codes whose responses may be empty.
+    var emptyResponseCodes: Set<Int> { get }
+}
+
+/// Transforms a body before serialization.
+public protocol DataPreprocessor: Sendable {
+    /// The transformed body.
+    func preprocess(_ data: Data) throws -> Data
+}
+
+/// Leaves the body as it is.
+public struct PassthroughPreprocessor: DataPreprocessor {
+    public init() {}
+    public func preprocess(_ data: Data) throws -> Data { data }
+}
+
+/// Removes Google's XSSI prefix `)]}',\n` when present.
+public struct GoogleXSSIPreprocessor: DataPreprocessor {
+    public init() {}
+
+    public func preprocess(_ data: Data) throws -> Data {
+        let prefix = Data(")]}',\n".utf8)
+        return data.starts(with: prefix) ? data.dropFirst(prefix.count) : data
+    }
+}
+
+extension DataPreprocessor where Self == PassthroughPreprocessor {
+    /// A `PassthroughPreprocessor`.
+    public static var passthrough: PassthroughPreprocessor { PassthroughPreprocessor() }
+}
+
+extension DataPreprocessor where Self == GoogleXSSIPreprocessor {
+    /// A `GoogleXSSIPreprocessor`.
+    public static var googleXSSI: GoogleXSSIPreprocessor { GoogleXSSIPreprocessor() }
+}
+
+extension ResponseSerializer {
+    /// `PassthroughPreprocessor`.
+    public static var defaultDataPreprocessor: any DataPreprocessor { PassthroughPreprocessor() }
+    /// `[.head]`.
+    public static var defaultEmptyRequestMethods: Set<HTTPMethod> { [.head] }
+    /// `[204, 205]`.
+    public static var defaultEmptyResponseCodes: Set<Int> { [204, 205] }
+
+    public var dataPreprocessor: any DataPreprocessor { Self.defaultDataPreprocessor }
+    public var emptyRequestMethods: Set<HTTPMethod> { Self.defaultEmptyRequestMethods }
+    public var emptyResponseCodes: Set<Int> { Self.defaultEmptyResponseCodes }
+
+    /// Whether the request's method allows an empty response (`nil` without a request).
+    public func requestAllowsEmptyResponseData(_ request: URLRequest?) -> Bool? {
+        request.flatMap(\.method).map { emptyRequestMethods.contains($0) }
+    }
+
+    /// Whether the response's status allows an empty response (`nil` without a response).
+    public func responseAllowsEmptyResponseData(_ response: HTTPURLResponse?) -> Bool? {
+        response.map(\.statusCode).map { emptyResponseCodes.contains($0) }
+    }
+
+    /// Whether an empty body is acceptable for this request and response.
+    public func emptyResponseAllowed(request: URLRequest?, response: HTTPURLResponse?) -> Bool {
+        (requestAllowsEmptyResponseData(request) == true) || (responseAllowsEmptyResponseData(response) == true)
+    }
+}
+
+/// A type with a value that stands for an empty response.
+public protocol EmptyResponse: Sendable {
+    /// The value for an empty response.
+    static func emptyValue() -> Self
+}
+
+/// The type to decode when a response has no body.
+public struct Empty: Codable, Hashable, Sendable {
+    /// The single value.
+    public static let value = Empty()
+}
+
+extension Empty: EmptyResponse {
+    public static func emptyValue() -> Empty { value }
+}
+
+/// A decoder a `DecodableResponseSerializer` can use.
+public protocol DataDecoder: Sendable {
+    /// Decodes `type` from `data`.
+    func decode<D: Decodable>(_ type: D.Type, from data: Data) throws -> D
+}
+
+extension JSONDecoder: DataDecoder {}
+extension PropertyListDecoder: DataDecoder {}
+
+/// Returns the body as `Data`.
+public final class DataResponseSerializer: ResponseSerializer {
+    public let dataPreprocessor: any DataPreprocessor
+    public let emptyResponseCodes: Set<Int>
+    public let emptyRequestMethods: Set<HTTPMethod>
+
+    /// Creates a serializer.
+    public init(dataPreprocessor: any DataPreprocessor = DataResponseSerializer.defaultDataPreprocessor,
+                emptyResponseCodes: Set<Int> = DataResponseSerializer.defaultEmptyResponseCodes,
+                emptyRequestMethods: Set<HTTPMethod> = DataResponseSerializer.defaultEmptyRequestMethods) {
+        self.dataPreprocessor = dataPreprocessor
+        self.emptyResponseCodes = emptyResponseCodes
+        self.emptyRequestMethods = emptyRequestMethods
+    }
+
+    public func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> Data {
+        if let error { throw error }
+        guard var data, !data.isEmpty else {
+            guard emptyResponseAllowed(request: request, response: response) else {
+                throw AFError.responseSerializationFailed(reason: .inputDataNilOrZeroLength)
+            }
+            return Data()
+        }
+        data = try dataPreprocessor.preprocess(data)
+        return data
+    }
+}
+
+extension ResponseSerializer where Self == DataResponseSerializer {
+    /// The default `DataResponseSerializer`.
+    public static var data: DataResponseSerializer { DataResponseSerializer() }
+
+    /// A `DataResponseSerializer` with the given rules.
+    public static func data(dataPreprocessor: any DataPreprocessor = DataResponseSerializer.defaultDataPreprocessor,
+                            emptyResponseCodes: Set<Int> = DataResponseSerializer.defaultEmptyResponseCodes,
+                            emptyRequestMethods: Set<HTTPMethod> = DataResponseSerializer.defaultEmptyRequestMethods) -> DataResponseSerializer {
+        DataResponseSerializer(dataPreprocessor: dataPreprocessor, emptyResponseCodes: emptyResponseCodes,
+                               emptyRequestMethods: emptyRequestMethods)
+    }
+}
