@@ -15,7 +15,13 @@ struct CurlFailure: Error, Sendable {
         if let failingURL {
             userInfo[NSURLErrorFailingURLErrorKey] = failingURL
         }
-        return URLError(Self.urlErrorCode(for: code), userInfo: userInfo)
+        var errorCode = Self.urlErrorCode(for: code)
+        let scheme = failingURL?.scheme?.lowercased()
+        if code == CURLE_UNSUPPORTED_PROTOCOL, scheme == "http" || scheme == "https" {
+            // curl says this of an answer that is not HTTP at all (HTTP/0.9).
+            errorCode = .badServerResponse
+        }
+        return URLError(errorCode, userInfo: userInfo)
     }
 
     var description: String {

@@ -1,0 +1,19 @@
+@testable import AFCore
+import Foundation
+import Testing
+
+@Suite struct SmokeTests {
+    @Test func getFromHTTPBin() async throws {
+        let session = makeSession()
+        let value = try await session.request(Server.httpbin("/get")).serializingDecodable(HTTPBinResponse.self).value
+        #expect(value.url.hasSuffix("/get"))
+    }
+
+    @Test func defaultQueueIsMain() async {
+        let session = makeSession()
+        let onMain: Bool = await response { done in
+            session.request(Server.httpbin("/get")).response { _ in done(QueueMarker.main.isCurrent) }
+        }
+        #expect(onMain)
+    }
+}
