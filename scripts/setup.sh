@@ -3,7 +3,8 @@
 # nghttp2, nginx, openssl, and httpbin + gunicorn from PyPI. Safe to run again.
 set -euo pipefail
 
-packages=(libcurl4-openssl-dev libnghttp2-dev libssl-dev pkg-config nginx-light openssl python3 python3-pip)
+packages=(libcurl4-openssl-dev libnghttp2-dev libssl-dev pkg-config nginx-light openssl)
+command -v python3 >/dev/null 2>&1 || packages+=(python3 python3-pip)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

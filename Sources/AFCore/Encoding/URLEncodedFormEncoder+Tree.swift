@@ -101,9 +101,6 @@ struct FormTreeEncoder: Encoder {
         }
     }
 
-    func setString(_ string: String?, on target: FormNode) {
-        target.kind = .string(string ?? "")
-    }
 }
 
 private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
@@ -225,7 +222,8 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
     var codingPath: [any CodingKey] { encoder.codingPath }
 
     mutating func encodeNil() throws {
-        encoder.node.kind = .string(encoder.options.nilEncoding.encodeNil() ?? "")
+        // A dropped nil leaves the node unset, which serialization skips.
+        encoder.node.kind = encoder.options.nilEncoding.encodeNil().map(FormNode.Kind.string) ?? .unset
     }
 
     mutating func encode(_ value: Bool) throws {

@@ -1,0 +1,102 @@
+@testable import AFCore
+import Foundation
+import Testing
+
+@Suite struct URLEncodedFormEncoderTests {
+    struct Nested: Encodable { let inner: Inner; struct Inner: Encodable { let a: Int; let b: String } }
+    struct Optionals: Encodable {
+        let present: String?
+        let absent: String?
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(present, forKey: .present)
+            try container.encode(absent, forKey: .absent)
+        }
+        enum CodingKeys: CodingKey { case present, absent }
+    }
+
+    private func encode(_ value: some Encodable, _ encoder: URLEncodedFormEncoder = URLEncodedFormEncoder()) throws -> String {
+        try encoder.encode(value)
+    }
+
+    @Test func basicValuesAreSorted() throws {
+        #expect(try encode(["b": "2", "a": "1"]) == "a=1&b=2")
+        #expect(try encode(["b": "2", "a": "1"], URLEncodedFormEncoder(alphabetizeKeyValuePairs: false)).count == 7)
+    }
+
+    @Test func arrayEncodings() throws {
+        #expect(try encode(["a": [1, 2]]) == "a%5B%5D=1&a%5B%5D=2")
+        #expect(try encode(["a": [1, 2]], URLEncodedFormEncoder(arrayEncoding: .noBrackets)) == "a=1&a=2")
+        #expect(try encode(["a": [1, 2]], URLEncodedFormEncoder(arrayEncoding: .indexInBrackets)) == "a%5B0%5D=1&a%5B1%5D=2")
+        #expect(try encode(["a": [1]], URLEncodedFormEncoder(arrayEncoding: .custom { "\($0)-\($1)" })) == "a-0=1")
+    }
+
+    @Test func boolEncodings() throws {
+        #expect(try encode(["a": true]) == "a=1")
+        #expect(try encode(["a": false], URLEncodedFormEncoder(boolEncoding: .literal)) == "a=false")
+    }
+
+    @Test func dataEncodings() throws {
+        let data = Data([1, 2, 3])
+        #expect(try encode(["d": data]) == "d=AQID")
+        #expect(try encode(["d": data], URLEncodedFormEncoder(dataEncoding: .deferredToData)) == "d%5B%5D=1&d%5B%5D=2&d%5B%5D=3")
+        #expect(try encode(["d": data], URLEncodedFormEncoder(dataEncoding: .custom { _ in "x" })) == "d=x")
+    }
+
+    @Test func dateEncodings() throws {
+        let date = Date(timeIntervalSince1970: 1)
+        #expect(try encode(["d": date], URLEncodedFormEncoder(dateEncoding: .secondsSince1970)) == "d=1.0")
+        #expect(try encode(["d": date], URLEncodedFormEncoder(dateEncoding: .millisecondsSince1970)) == "d=1000.0")
+        #expect(try encode(["d": date], URLEncodedFormEncoder(dateEncoding: .iso8601)) == "d=1970-01-01T00%3A00%3A01Z")
+        #expect(try encode(["d": date]) == "d=-978307199.0")
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy"
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        #expect(try encode(["d": date], URLEncodedFormEncoder(dateEncoding: .formatted(formatter))) == "d=1970")
+        #expect(try encode(["d": date], URLEncodedFormEncoder(dateEncoding: .custom { _ in "c" })) == "d=c")
+    }
+
+    @Test func keyEncodings() throws {
+        let value = ["oneTwoThree": 1]
+        #expect(try encode(value, URLEncodedFormEncoder(keyEncoding: .convertToSnakeCase)) == "one_two_three=1")
+        #expect(try encode(value, URLEncodedFormEncoder(keyEncoding: .convertToKebabCase)) == "one-two-three=1")
+        #expect(try encode(value, URLEncodedFormEncoder(keyEncoding: .capitalized)) == "OneTwoThree=1")
+        #expect(try encode(value, URLEncodedFormEncoder(keyEncoding: .uppercased)) == "ONETWOTHREE=1")
+        #expect(try encode(value, URLEncodedFormEncoder(keyEncoding: .lowercased)) == "onetwothree=1")
+        #expect(try encode(value, URLEncodedFormEncoder(keyEncoding: .custom { "k_" + $0 })) == "k_oneTwoThree=1")
+    }
+
+    @Test func keyPathEncodings() throws {
+        let value = Nested(inner: .init(a: 1, b: "x"))
+        #expect(try encode(value) == "inner%5Ba%5D=1&inner%5Bb%5D=x")
+        #expect(try encode(value, URLEncodedFormEncoder(keyPathEncoding: .dots)) == "inner.a=1&inner.b=x")
+        #expect(try encode(value, URLEncodedFormEncoder(keyPathEncoding: .init { "-\($0)" })) == "inner-a=1&inner-b=x")
+    }
+
+    @Test func nilEncodings() throws {
+        let value = Optionals(present: "p", absent: nil)
+        #expect(try encode(value) == "present=p")
+        #expect(try encode(value, URLEncodedFormEncoder(nilEncoding: .dropValue)) == "absent=&present=p")
+        #expect(try encode(value, URLEncodedFormEncoder(nilEncoding: .null)) == "absent=null&present=p")
+    }
+
+    @Test func spaceEncodings() throws {
+        #expect(try encode(["a": "x y"]) == "a=x%20y")
+        #expect(try encode(["a": "x y+z"], URLEncodedFormEncoder(spaceEncoding: .plusReplaced)) == "a=x+y%2Bz")
+    }
+
+    @Test func customAllowedCharacters() throws {
+        #expect(try encode(["a": "x&y"], URLEncodedFormEncoder(allowedCharacters: .alphanumerics)) == "a=x%26y")
+        #expect(try encode(["a": "x:y"], URLEncodedFormEncoder(allowedCharacters: CharacterSet(charactersIn: "ax:y="))) == "a=x:y")
+    }
+
+    @Test func rootMustBeKeyed() throws {
+        #expect(throws: URLEncodedFormEncoder.Error.self) { try encode([1, 2]) }
+        #expect(throws: URLEncodedFormEncoder.Error.self) { try encode("string") }
+    }
+
+    @Test func encodesToData() throws {
+        let data: Data = try URLEncodedFormEncoder().encode(["a": "1"])
+        #expect(data == Data("a=1".utf8))
+    }
+}
