@@ -25,7 +25,7 @@ enum Server {
 struct HTTPBinResponse: Decodable, Sendable {
     let args: [String: String]?
     let headers: [String: String]
-    let url: String
+    let url: String?
     let data: String?
     let form: [String: String]?
     let json: [String: AnyDecodable]?

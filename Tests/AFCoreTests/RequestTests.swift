@@ -1,0 +1,159 @@
+@testable import AFCore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// Making requests: methods, parameters, encoders, headers and request modifiers, against httpbin.
+@Suite(.timeLimit(.minutes(1))) struct RequestTests {
+    struct Login: Encodable, Sendable {
+        let login: String
+        let password: String
+    }
+
+    @Test(arguments: [HTTPMethod.get, .post, .put, .patch, .delete])
+    func methodsReachHTTPBin(method: HTTPMethod) async throws {
+        let session = makeSession()
+        let path = "/" + method.rawValue.lowercased()
+        let response = await session.request(Server.httpbin(path), method: method)
+            .serializingDecodable(HTTPBinResponse.self).response
+        #expect(response.response?.statusCode == 200)
+        #expect(response.value?.url?.hasSuffix(path) == true)
+        #expect(response.request?.httpMethod == method.rawValue)
+    }
+
+    @Test func headRequestHasEmptyBody() async throws {
+        let session = makeSession()
+        let response = await session.request(Server.httpbin("/get"), method: .head).serializingData().response
+        #expect(response.response?.statusCode == 200)
+        #expect(response.value == Data())
+    }
+
+    @Test func dictionaryParametersInQueryForGET() async throws {
+        let session = makeSession()
+        let value = try await session.request(Server.httpbin("/get"), parameters: ["foo": "bar", "n": 1])
+            .serializingDecodable(HTTPBinResponse.self).value
+        #expect(value.args == ["foo": "bar", "n": "1"])
+    }
+
+    @Test func dictionaryParametersAsJSONBody() async throws {
+        let session = makeSession()
+        let value = try await session.request(Server.httpbin("/post"), method: .post,
+                                              parameters: ["foo": "bar", "list": [1, 2]], encoding: JSONEncoding.default)
+            .serializingDecodable(HTTPBinResponse.self).value
+        #expect(value.json?["foo"]?.description == "bar")
+        #expect(value.json?["list"]?.description == #"["1", "2"]"#)
+        #expect(value.headers["Content-Type"] == "application/json")
+    }
+
+    @Test func dictionaryParametersAsFormBody() async throws {
+        let session = makeSession()
+        let value = try await session.request(Server.httpbin("/post"), method: .post, parameters: ["a": "b c"])
+            .serializingDecodable(HTTPBinResponse.self).value
+        #expect(value.form == ["a": "b c"])
+    }
+
+    @Test func encodableParametersWithEncoders() async throws {
+        let session = makeSession()
+        let login = Login(login: "test@test.test", password: "testPassword")
+        let json = try await session.request(Server.httpbin("/post"), method: .post, parameters: login,
+                                             encoder: JSONParameterEncoder.default)
+            .serializingDecodable(HTTPBinResponse.self).value
+        #expect(json.json?["login"]?.description == "test@test.test")
+
+        let form = try await session.request(Server.httpbin("/post"), method: .post, parameters: login)
+            .serializingDecodable(HTTPBinResponse.self).value
+        #expect(form.form == ["login": "test@test.test", "password": "testPassword"])
+
+        let query = try await session.request(Server.httpbin("/get"), parameters: login, encoder: .urlEncodedForm)
+            .serializingDecodable(HTTPBinResponse.self).value
+        #expect(query.args?["login"] == "test@test.test")
+    }
+
+    @Test func headersAndDefaultHeadersAreSent() async throws {
+        let session = makeSession()
+        let headers: HTTPHeaders = [.authorization(username: "user", password: "pass"), .accept("application/json")]
+        let value = try await session.request(Server.httpbin("/headers"), headers: headers)
+            .serializingDecodable(HTTPBinResponse.self).value
+        #expect(value.headers["Authorization"] == "Basic dXNlcjpwYXNz")
+        #expect(value.headers["Accept"] == "application/json")
+        #expect(value.headers["User-Agent"]?.contains("AF/") == true)
+        #expect(value.headers["Accept-Language"] != nil)
+        #expect(value.headers["Accept-Encoding"] == "br;q=1.0, gzip;q=0.9, deflate;q=0.8")
+    }
+
+    @Test func requestHeadersOverrideSessionHeaders() async throws {
+        let configuration = URLSessionConfiguration.af.default
+        configuration.headers.update(.userAgent("session-agent"))
+        configuration.headers.update(name: "X-Session", value: "1")
+        let session = makeSession(configuration: configuration)
+        let value = try await session.request(Server.httpbin("/headers"), headers: [.userAgent("request-agent")])
+            .serializingDecodable(HTTPBinResponse.self).value
+        #expect(value.headers["User-Agent"] == "request-agent")
+        #expect(value.headers["X-Session"] == "1")
+    }
+
+    @Test func requestModifierRunsBeforeEncoding() async throws {
+        let session = makeSession()
+        let request = session.request(Server.httpbin("/get"), parameters: ["a": "1"]) { request in
+            request.timeoutInterval = 5
+            request.headers.add(name: "X-Modified", value: "yes")
+        }
+        let value = try await request.serializingDecodable(HTTPBinResponse.self).value
+        #expect(value.headers["X-Modified"] == "yes")
+        #expect(request.request?.timeoutInterval == 5)
+        #expect(value.args == ["a": "1"])
+    }
+
+    @Test func prebuiltURLRequest() async throws {
+        let session = makeSession()
+        var urlRequest = try URLRequest(url: Server.httpbin("/anything"), method: .put)
+        urlRequest.httpBody = Data("payload".utf8)
+        urlRequest.headers.update(.contentType("text/plain"))
+        let value = try await session.request(urlRequest).serializingDecodable(HTTPBinResponse.self).value
+        #expect(value.data == "payload")
+        #expect(value.method == "PUT")
+    }
+
+    @Test func largeBodyIsSentWhole() async throws {
+        let session = makeSession()
+        let body = String(repeating: "x", count: 3 << 20)
+        var urlRequest = try URLRequest(url: Server.httpbin("/anything"), method: .post)
+        urlRequest.httpBody = Data(body.utf8)
+        urlRequest.headers.update(.contentType("text/plain"))
+        let value = try await session.request(urlRequest).serializingDecodable(HTTPBinResponse.self).value
+        #expect(value.data?.count == body.count)
+    }
+
+    @Test func onURLRequestCreationAndRequestsList() async throws {
+        let session = makeSession()
+        let seen = Protected<[URLRequest]>([])
+        let request = session.request(Server.httpbin("/get"))
+            .onURLRequestCreation(on: .main) { request in seen.withLock { $0.append(request) } }
+        _ = await request.serializingData().response
+        let replayed: URLRequest = await response { done in
+            request.onURLRequestCreation(on: .main) { done($0) }
+        }
+        #expect(replayed.url == request.request?.url)
+        #expect(request.requests.count == 1)
+        #expect(request.firstRequest == request.lastRequest)
+        #expect(request.task?.state == .completed)
+        #expect(request.description.hasPrefix("GET \(Server.httpbin("/get")) (200)"))
+        #expect(session.hasNoActiveRequests)
+    }
+
+    @Test func cURLDescription() async throws {
+        let session = makeSession()
+        let request = session.request(Server.httpbin("/post"), method: .post, parameters: ["a": "b"],
+                                      encoding: JSONEncoding.default, headers: [.accept("x/y")])
+        let finished = request.serializingData()
+        let description: String = await response { done in request.cURLDescription(calling: done) }
+        #expect(description.hasPrefix("$ curl -v \\\n\t-X POST"))
+        #expect(description.contains(#"-H "Accept: x/y""#))
+        #expect(description.contains(#"-H "User-Agent: "#))
+        #expect(description.contains(#"-d "{\"a\":\"b\"}""#))
+        #expect(description.hasSuffix("\"\(Server.httpbin("/post"))\""))
+        _ = await finished.response
+    }
+}
