@@ -1,0 +1,104 @@
+@testable import AFCore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// Bad inputs and misbehaving servers: each ends with the documented error, none hangs.
+@Suite(.timeLimit(.minutes(1))) struct FailureTests {
+    @Test func invalidURL() async {
+        let session = makeSession()
+        let error = await session.request("not a url").serializingData().response.error
+        #expect(error?.isInvalidURLError == true)
+        #expect(session.hasNoActiveRequests)
+    }
+
+    @Test func getWithBody() async throws {
+        let session = makeSession()
+        var request = try URLRequest(url: Server.httpbin("/get"), method: .get)
+        request.httpBody = Data("body".utf8)
+        let error = await session.request(request).serializingData().response.error
+        #expect(error?.isURLRequestValidationError == true)
+    }
+
+    @Test func connectionRefused() async {
+        let session = makeSession()
+        let error = await session.request("http://127.0.0.1:1/").serializingData().response.error
+        #expect(error?.isSessionTaskError == true)
+        #expect(error?.urlErrorCode == .cannotConnectToHost)
+    }
+
+    @Test func unknownHost() async {
+        let session = makeSession()
+        let error = await session.request("http://host.invalid/").serializingData().response.error
+        #expect(error?.urlErrorCode == .cannotFindHost)
+    }
+
+    @Test func timeout() async throws {
+        let session = makeSession()
+        var request = try URLRequest(url: Server.faults("/stall"), method: .get)
+        request.timeoutInterval = 1
+        let error = await session.request(request).serializingData().response.error
+        #expect(error?.urlErrorCode == .timedOut)
+    }
+
+    @Test func serverClosesMidBody() async {
+        let session = makeSession()
+        let error = await session.request(Server.faults("/close-mid-body")).serializingData().response.error
+        #expect(error?.urlErrorCode == .networkConnectionLost)
+    }
+
+    @Test func contentLengthLie() async {
+        let session = makeSession()
+        let response = await session.request(Server.faults("/length-lie")).serializingData().response
+        #expect(response.error?.urlErrorCode == .networkConnectionLost)
+        #expect(response.response?.statusCode == 200)
+    }
+
+    @Test func notHTTP() async {
+        let session = makeSession()
+        let error = await session.request(Server.faults("/garbage")).serializingData().response.error
+        #expect(error?.urlErrorCode == .badServerResponse)
+    }
+
+    @Test func malformedJSON() async {
+        struct Value: Decodable, Sendable { let key: String }
+        let session = makeSession()
+        let error = await session.request(Server.faults("/malformed-json")).serializingDecodable(Value.self).response.error
+        #expect(error?.isResponseSerializationError == true)
+        guard case .responseSerializationFailed(.decodingFailed) = error else {
+            Issue.record("expected decodingFailed, got \(String(describing: error))")
+            return
+        }
+    }
+
+    @Test func explicitCancellation() async {
+        let session = makeSession()
+        let request = session.request(Server.faults("/stall"))
+        let task = request.serializingData()
+        request.cancel()
+        let error = await task.response.error
+        #expect(error?.isExplicitlyCancelledError == true)
+        #expect(request.isCancelled)
+    }
+
+    @Test func cancellingASwiftTaskCancelsTheRequest() async {
+        let session = makeSession()
+        let request = session.request(Server.faults("/stall"))
+        let waiter = Task { await request.serializingData().response }
+        waiter.cancel()
+        let error = await waiter.value.error
+        #expect(error?.isExplicitlyCancelledError == true)
+    }
+
+    @Test func cancelRunningTransfer() async throws {
+        let session = makeSession()
+        let request = session.request(Server.faults("/stall"))
+        let task = request.serializingData()
+        let created: SessionTask = await response { done in request.onURLSessionTaskCreation(on: .main) { done($0) } }
+        #expect(created.originalRequest?.url?.path == "/stall")
+        request.cancel()
+        #expect(await task.response.error?.isExplicitlyCancelledError == true)
+    }
+}
