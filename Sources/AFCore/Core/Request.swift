@@ -118,11 +118,11 @@ public class Request: @unchecked Sendable {
         let action = mutableState.withLock { state -> Action in
             guard state.state.canTransition(to: .resumed) else { return .none }
             state.state = .resumed
-            if !state.setupRequested {
+            if let task = state.tasks.last, task.state != .completed { return .resumeTask(task) }
+            if !state.setupRequested, !state.setupStarted {
                 state.setupRequested = true
                 return .setup
             }
-            if let task = state.tasks.last, task.state != .completed { return .resumeTask(task) }
             return .none
         }
         switch action {

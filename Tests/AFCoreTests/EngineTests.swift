@@ -1,0 +1,128 @@
+@testable import AFCore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// The curl engine: protocols, connection reuse, multiplexing, decompression, redirects, cookies.
+@Suite(.timeLimit(.minutes(1))) struct EngineTests {
+    @Test func http2IsNegotiatedAndMultiplexed() async throws {
+        let session = makeSession()
+        // Warm one connection up so every later stream has a connection to share.
+        let first = await session.request(Server.https("/bench.json")).serializingData().response
+        #expect(first.metrics?.transactionMetrics.last?.networkProtocolName == "h2")
+
+        let responses = await withTaskGroup(of: AFDataResponse<Data>.self) { group in
+            for _ in 0..<8 {
+                group.addTask { await session.request(Server.https("/get")).serializingData().response }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let transactions = responses.compactMap { $0.metrics?.transactionMetrics.last }
+        #expect(transactions.count == 8)
+        #expect(transactions.allSatisfy { $0.networkProtocolName == "h2" && $0.isReusedConnection })
+        let ports = Set(transactions.compactMap(\.localPort))
+        #expect(ports == [first.metrics?.transactionMetrics.last?.localPort].compactMap { $0 }.reduce(into: Set<Int>()) { $0.insert($1) })
+    }
+
+    @Test func http1KeepAliveReusesTheConnection() async throws {
+        let session = makeSession()
+        let first = await session.request(Server.http("/bench.json")).serializingData().response
+        let second = await session.request(Server.http("/bench.json")).serializingData().response
+        let a = try #require(first.metrics?.transactionMetrics.last)
+        let b = try #require(second.metrics?.transactionMetrics.last)
+        #expect(a.networkProtocolName == "http/1.1")
+        #expect(!a.isReusedConnection)
+        #expect(b.isReusedConnection)
+        #expect(a.localPort == b.localPort)
+        #expect(b.remoteAddress == "127.0.0.1")
+        #expect(b.countOfResponseBodyBytesReceived == 17)
+    }
+
+    @Test(arguments: ["/gzip", "/deflate", "/brotli"])
+    func decompression(path: String) async throws {
+        let session = makeSession()
+        let data = try await session.request(Server.httpbin(path)).serializingData().value
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        #expect(object != nil)
+    }
+
+    @Test func redirectsAreFollowed() async throws {
+        let session = makeSession()
+        let response = await session.request(Server.httpbin("/redirect/3")).serializingData().response
+        #expect(response.response?.statusCode == 200)
+        #expect(response.response?.url?.path == "/get")
+        #expect(response.metrics?.redirectCount == 3)
+        #expect(response.metrics?.transactionMetrics.count == 4)
+    }
+
+    @Test func tooManyRedirectsFail() async throws {
+        let session = makeSession()
+        let error = await session.request(Server.httpbin("/redirect/20")).serializingData().response.error
+        #expect(error?.urlErrorCode == .httpTooManyRedirects)
+    }
+
+    @Test func postBecomesGetOn302() async throws {
+        let session = makeSession()
+        let target = Server.httpbin("/anything").addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let value = try await session.request(Server.httpbin("/redirect-to?url=\(target)&status_code=302"),
+                                              method: .post, parameters: ["a": "1"])
+            .serializingDecodable(HTTPBinResponse.self).value
+        #expect(value.method == "GET")
+        let kept = try await session.request(Server.httpbin("/redirect-to?url=\(target)&status_code=307"),
+                                             method: .post, parameters: ["a": "1"])
+            .serializingDecodable(HTTPBinResponse.self).value
+        #expect(kept.method == "POST")
+        #expect(kept.form == ["a": "1"])
+    }
+
+    @Test func authorizationIsDroppedAcrossOrigins() async throws {
+        let session = makeSession()
+        // httpbin (gunicorn) and nginx listen on different ports: different origins.
+        let target = Server.http("/headers").addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let value = try await session.request(Server.httpbin("/redirect-to?url=\(target)"),
+                                              headers: [.authorization(bearerToken: "secret"), .accept("x/y")])
+            .serializingDecodable(HTTPBinResponse.self).value
+        #expect(value.headers["Authorization"] == nil)
+        #expect(value.headers["Accept"] == "x/y")
+
+        let sameOrigin = try await session.request(Server.httpbin("/redirect-to?url=/headers"),
+                                                   headers: [.authorization(bearerToken: "secret")])
+            .serializingDecodable(HTTPBinResponse.self).value
+        #expect(sameOrigin.headers["Authorization"] == "Bearer secret")
+    }
+
+    @Test func cookiesAreStoredAndSent() async throws {
+        let configuration = URLSessionConfiguration.af.ephemeral
+        #expect(configuration.httpCookieStorage != nil)
+        let session = makeSession(configuration: configuration)
+        _ = await session.request(Server.httpbin("/cookies/set?flavour=oat")).serializingData().response
+        let value = try await session.request(Server.httpbin("/headers")).serializingDecodable(HTTPBinResponse.self).value
+        #expect(value.headers["Cookie"] == "flavour=oat")
+    }
+
+    @Test func suspendAndResume() async throws {
+        let session = makeSession(startRequestsImmediately: false)
+        let request = session.request(Server.httpbin("/get"))
+        let task = request.serializingData()
+        #expect(request.isInitialized)
+        request.resume()
+        request.suspend()
+        #expect(request.isSuspended)
+        request.resume()
+        let response = await task.response
+        #expect(response.response?.statusCode == 200)
+        #expect(request.isFinished)
+    }
+
+    @Test func eagerSetupBuildsTheTaskBeforeResume() async throws {
+        let session = makeSession(startRequestsImmediately: false, requestSetup: .eager)
+        let request = session.request(Server.httpbin("/get"))
+        let created: SessionTask = await response { done in request.onURLSessionTaskCreation(on: .main) { done($0) } }
+        #expect(created.state == .suspended)
+        #expect(request.isInitialized)
+        let response = await request.resume().serializingData().response
+        #expect(response.response?.statusCode == 200)
+    }
+}
