@@ -60,8 +60,9 @@ func runRequest(method: String, url: String) async -> Int32 {
 }
 
 let status: Int32
+let wantsDemo = arguments.isEmpty || arguments == ["demo"]
 switch arguments.count {
-case 0, 1 where arguments.first == "demo":
+case _ where wantsDemo:
     status = await runDemo()
 case 1:
     status = await runRequest(method: "GET", url: arguments[0])
