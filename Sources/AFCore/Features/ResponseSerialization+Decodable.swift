@@ -23,18 +23,13 @@ public final class DecodableResponseSerializer<T: Decodable & Sendable>: Respons
     }
 
     public func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> T {
-        if let error { throw error }
-        guard var data, !data.isEmpty else {
-            guard emptyResponseAllowed(request: request, response: response) else {
-                throw AFError.responseSerializationFailed(reason: .inputDataNilOrZeroLength)
-            }
+        guard let data = try bodyToSerialize(request: request, response: response, data: data, error: error) else {
             guard let emptyResponseType = T.self as? any EmptyResponse.Type,
                   let emptyValue = emptyResponseType.emptyValue() as? T else {
                 throw AFError.responseSerializationFailed(reason: .invalidEmptyResponse(type: "\(T.self)"))
             }
             return emptyValue
         }
-        data = try dataPreprocessor.preprocess(data)
         do {
             return try decoder.decode(T.self, from: data)
         } catch {

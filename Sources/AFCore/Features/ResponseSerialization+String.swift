@@ -23,14 +23,9 @@ public final class StringResponseSerializer: ResponseSerializer {
     }
 
     public func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> String {
-        if let error { throw error }
-        guard var data, !data.isEmpty else {
-            guard emptyResponseAllowed(request: request, response: response) else {
-                throw AFError.responseSerializationFailed(reason: .inputDataNilOrZeroLength)
-            }
+        guard let data = try bodyToSerialize(request: request, response: response, data: data, error: error) else {
             return ""
         }
-        data = try dataPreprocessor.preprocess(data)
 
         let convertedEncoding = encoding
             ?? response?.textEncodingName.flatMap(String.Encoding.init(ianaCharsetName:))

@@ -76,6 +76,19 @@ extension ResponseSerializer {
         response.map(\.statusCode).map { emptyResponseCodes.contains($0) }
     }
 
+    /// The preprocessed body to serialize, or `nil` for an empty body this request and response allow.
+    /// Rethrows the request's own error; an empty body that is not allowed is `.inputDataNilOrZeroLength`.
+    func bodyToSerialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> Data? {
+        if let error { throw error }
+        guard let data, !data.isEmpty else {
+            guard emptyResponseAllowed(request: request, response: response) else {
+                throw AFError.responseSerializationFailed(reason: .inputDataNilOrZeroLength)
+            }
+            return nil
+        }
+        return try dataPreprocessor.preprocess(data)
+    }
+
     /// Whether an empty body is acceptable for this request and response.
     public func emptyResponseAllowed(request: URLRequest?, response: HTTPURLResponse?) -> Bool {
         (requestAllowsEmptyResponseData(request) == true) || (responseAllowsEmptyResponseData(response) == true)
@@ -123,15 +136,7 @@ public final class DataResponseSerializer: ResponseSerializer {
     }
 
     public func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> Data {
-        if let error { throw error }
-        guard var data, !data.isEmpty else {
-            guard emptyResponseAllowed(request: request, response: response) else {
-                throw AFError.responseSerializationFailed(reason: .inputDataNilOrZeroLength)
-            }
-            return Data()
-        }
-        data = try dataPreprocessor.preprocess(data)
-        return data
+        try bodyToSerialize(request: request, response: response, data: data, error: error) ?? Data()
     }
 }
 
