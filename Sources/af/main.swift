@@ -27,7 +27,11 @@ func runDemo() async -> Int32 {
         print("cannot start httpbin (run scripts/setup.sh): \(error)")
         return 1
     }
-    defer { socket.terminate() }
+    defer {
+        // Children of this process inherit blocked SIGTERM/SIGINT; SIGKILL the master and its
+        // worker exits when it sees its parent gone.
+        kill(socket.processIdentifier, SIGKILL)
+    }
     let base = "http://127.0.0.1:\(port)"
     let session = Session()
     var ready = false
