@@ -27,3 +27,11 @@ public struct HTTPMethod: RawRepresentable, Equatable, Hashable, Sendable {
         self.rawValue = rawValue
     }
 }
+
+extension HTTPMethod {
+    /// Whether method-dependent encodings put parameters in the query (`GET`, `HEAD`, `DELETE`)
+    /// rather than the body.
+    var carriesParametersInQuery: Bool {
+        self == .get || self == .head || self == .delete
+    }
+}

@@ -175,22 +175,26 @@ public class Request: @unchecked Sendable {
     @discardableResult
     public func onURLRequestCreation(on queue: DispatchQueue = .main,
                                      perform handler: @escaping @Sendable (URLRequest) -> Void) -> Self {
-        let latest = mutableState.withLock { state -> URLRequest? in
+        registerReplaying(handler, on: queue) { state in
             state.urlRequestHandler = (queue, handler)
             return state.requests.last
         }
-        if let latest { queue.async { handler(latest) } }
-        return self
     }
 
     /// Calls `handler` with every task made for this request; replays the latest one.
     @discardableResult
     public func onURLSessionTaskCreation(on queue: DispatchQueue = .main,
-                                      perform handler: @escaping @Sendable (SessionTask) -> Void) -> Self {
-        let latest = mutableState.withLock { state -> SessionTask? in
+                                         perform handler: @escaping @Sendable (SessionTask) -> Void) -> Self {
+        registerReplaying(handler, on: queue) { state in
             state.taskHandler = (queue, handler)
             return state.tasks.last
         }
+    }
+
+    /// Stores a handler under the lock, then replays the latest value to it, if there is one.
+    private func registerReplaying<Value: Sendable>(_ handler: @escaping @Sendable (Value) -> Void, on queue: DispatchQueue,
+                                                    store: (inout MutableState) -> Value?) -> Self {
+        let latest = mutableState.withLock { store(&$0) }
         if let latest { queue.async { handler(latest) } }
         return self
     }

@@ -75,7 +75,7 @@ open class URLEncodedFormParameterEncoder: @unchecked Sendable, ParameterEncoder
 
         func encodesParametersInURL(for method: HTTPMethod) -> Bool {
             switch self {
-            case .methodDependent: [.get, .head, .delete].contains(method)
+            case .methodDependent: method.carriesParametersInQuery
             case .queryString: true
             case .httpBody: false
             }

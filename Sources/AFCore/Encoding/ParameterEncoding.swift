@@ -27,7 +27,7 @@ public struct URLEncoding: ParameterEncoding {
 
         func encodesParametersInURL(for method: HTTPMethod) -> Bool {
             switch self {
-            case .methodDependent: [.get, .head, .delete].contains(method)
+            case .methodDependent: method.carriesParametersInQuery
             case .queryString: true
             case .httpBody: false
             }
