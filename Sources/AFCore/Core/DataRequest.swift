@@ -12,7 +12,7 @@ public class DataRequest: Request, @unchecked Sendable {
     /// The body received, once the request completed.
     public var data: Data? { bodyState.value }
 
-    init(id: UUID = UUID(), convertible: any URLRequestConvertible, underlyingQueue: DispatchQueue,
+    init(id: UUID = .fastRandom(), convertible: any URLRequestConvertible, underlyingQueue: DispatchQueue,
          serializationQueue: DispatchQueue, shouldAutomaticallyResume: Bool?, delegate: any RequestDelegate) {
         self.convertible = convertible
         super.init(id: id, underlyingQueue: underlyingQueue, serializationQueue: serializationQueue,

@@ -39,7 +39,7 @@ public class Request: @unchecked Sendable {
 
     let mutableState = Protected(MutableState())
 
-    init(id: UUID = UUID(), underlyingQueue: DispatchQueue, serializationQueue: DispatchQueue,
+    init(id: UUID = .fastRandom(), underlyingQueue: DispatchQueue, serializationQueue: DispatchQueue,
          shouldAutomaticallyResume: Bool?, delegate: any RequestDelegate) {
         self.id = id
         self.underlyingQueue = underlyingQueue

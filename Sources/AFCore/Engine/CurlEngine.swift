@@ -120,7 +120,7 @@ final class CurlEngine: @unchecked Sendable {
     private func add(_ transfer: Transfer, paused: Bool) {
         guard let handle = pool.popLast() ?? EasyHandle() else {
             transfer.delegate.transferDidComplete(
-                transfer, outcome: TransferOutcome(head: nil, body: Data(),
+                transfer, outcome: TransferOutcome(head: nil, response: nil, body: Data(),
                                                    failure: CurlFailure(code: CURLE_OUT_OF_MEMORY, message: "curl_easy_init failed"),
                                                    wasCancelled: false, timings: CurlTimings()))
             transfer.phase = .finished

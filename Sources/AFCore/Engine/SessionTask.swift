@@ -132,9 +132,8 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
 }
 
 extension SessionTask: TransferDelegate {
-    func transferDidReceiveHead(_ transfer: Transfer, head: ResponseHead) {
-        guard let url = transfer.spec.url.asURLIfValid, let response = head.httpResponse(for: url),
-              !RedirectRules.isRedirect(head.statusCode) else { return }
+    func transferDidReceiveHead(_ transfer: Transfer, head: ResponseHead, response: HTTPURLResponse?) {
+        guard let response, !RedirectRules.isRedirect(head.statusCode) else { return }
         mutableState.withLock { $0.response = response }
         delegate?.task(self, didReceiveResponse: response)
     }
@@ -144,9 +143,9 @@ extension SessionTask: TransferDelegate {
     }
 
     private func complete(_ transfer: Transfer, outcome: TransferOutcome) {
-        let url = URL(string: transfer.spec.url)
-        let response = url.flatMap { outcome.head?.httpResponse(for: $0) }
-        if let response { configuration.storeCookies(from: response) }
+        let url = transfer.spec.requestURL
+        let response = outcome.response
+        if let response, let head = outcome.head { configuration.storeCookies(from: response, head: head) }
 
         let (request, hopCount, cancelled) = mutableState.withLock { state in
             state.transactions.append(outcome.timings.transactionMetrics(
@@ -220,12 +219,4 @@ extension RedirectRules {
     }
 }
 
-extension String {
-    var asURLIfValid: URL? { URL(string: self) }
-}
 
-extension ResponseHead {
-    func httpResponse(for url: URL) -> HTTPURLResponse? {
-        HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: headerFields)
-    }
-}

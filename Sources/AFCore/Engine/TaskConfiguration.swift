@@ -53,6 +53,7 @@ struct TaskConfiguration: @unchecked Sendable {
         let requestTimeout = request.timeoutInterval > 0 ? request.timeoutInterval : idleTimeout
         return TransferSpec(
             url: request.url?.absoluteString ?? "",
+            requestURL: request.url,
             method: request.httpMethod ?? "GET",
             headerLines: lines,
             body: request.httpBody,
@@ -65,8 +66,8 @@ struct TaskConfiguration: @unchecked Sendable {
     }
 
     /// Stores the cookies `response` sets, when the configuration accepts cookies.
-    func storeCookies(from response: HTTPURLResponse) {
-        guard acceptsCookies, let cookieStorage, let url = response.url,
+    func storeCookies(from response: HTTPURLResponse, head: ResponseHead) {
+        guard acceptsCookies, head.value(for: "Set-Cookie") != nil, let cookieStorage, let url = response.url,
               let fields = response.allHeaderFields as? [String: String] else { return }
         let cookies = HTTPCookie.cookies(withResponseHeaderFields: fields, for: url)
         if !cookies.isEmpty {

@@ -1,8 +1,13 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Everything the engine needs to run one HTTP exchange (one hop of a task).
 struct TransferSpec: Sendable {
     var url: String
+    /// `url` parsed, as the request had it; responses are reported for it.
+    var requestURL: URL?
     var method: String
     /// Header lines in curl's form: `Name: value`, or `Name;` for an empty value.
     var headerLines: [String]
@@ -35,22 +40,35 @@ struct ResponseHead: Sendable {
     /// Header fields with repeated names joined by `, `, as URLSession presents them.
     var headerFields: [String: String] {
         var fields: [String: String] = [:]
-        var canonicalNames: [String: String] = [:]
-        for (name, value) in headers {
-            let key = name.lowercased()
-            if let existingName = canonicalNames[key] {
-                fields[existingName] = fields[existingName].map { "\($0), \(value)" } ?? value
+        fields.reserveCapacity(headers.count)
+        // Few headers: find the first spelling by scanning; many: by a lowercased index.
+        var firstSpelling: [String: String]? = headers.count > 32 ? [:] : nil
+        for (index, (name, value)) in headers.enumerated() {
+            let existing: String?
+            if firstSpelling != nil {
+                let key = name.lowercased()
+                existing = firstSpelling?[key]
+                if existing == nil { firstSpelling?[key] = name }
             } else {
-                canonicalNames[key] = name
+                existing = headers[..<index].first { $0.name.equalsIgnoringASCIICase(name) }?.name
+            }
+            if let existing {
+                fields[existing] = fields[existing].map { "\($0), \(value)" } ?? value
+            } else {
                 fields[name] = value
             }
         }
         return fields
     }
 
+    /// The first value of the header `name` (ASCII case-insensitive).
     func value(for name: String) -> String? {
-        let lowercased = name.lowercased()
-        return headers.first { $0.name.lowercased() == lowercased }?.value
+        headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
+    }
+
+    /// The `HTTPURLResponse` a URLSession user would get for this head.
+    func httpResponse(for url: URL) -> HTTPURLResponse? {
+        HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: headerFields)
     }
 }
 
@@ -61,10 +79,7 @@ struct ResponseHeadParser {
 
     /// Feeds one raw line (with its CRLF). Returns true when a final (non-1xx) head just completed.
     mutating func consume(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        var end = line.count
-        while end > 0, line[end - 1] == UInt8(ascii: "\n") || line[end - 1] == UInt8(ascii: "\r") {
-            end -= 1
-        }
+        let end = line.trimmedEnd(from: 0, to: line.count)
         if end == 0 {
             guard let head = current else { return false }
             current = nil
@@ -72,12 +87,13 @@ struct ResponseHeadParser {
             completed = head
             return true
         }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: line[0..<end]), as: UTF8.self)
-        if text.hasPrefix("HTTP/") {
-            current = Self.statusLine(text)
-        } else if let colon = text.firstIndex(of: ":"), current != nil {
-            let name = String(text[..<colon])
-            let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        if end >= 5, line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"), line[2] == UInt8(ascii: "T"),
+           line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/") {
+            current = Self.statusLine(String(decoding: UnsafeBufferPointer(rebasing: line[0..<end]), as: UTF8.self))
+        } else if current != nil, let colon = line[0..<end].firstIndex(of: UInt8(ascii: ":")) {
+            let valueStart = line.trimmedStart(from: colon + 1, to: end)
+            let name = String(decoding: UnsafeBufferPointer(rebasing: line[0..<colon]), as: UTF8.self)
+            let value = String(decoding: UnsafeBufferPointer(rebasing: line[valueStart..<end]), as: UTF8.self)
             current?.headers.append((name, value))
         }
         return false
@@ -87,5 +103,35 @@ struct ResponseHeadParser {
         let parts = text.split(separator: " ", maxSplits: 2)
         guard parts.count >= 2, let code = Int(parts[1]) else { return nil }
         return ResponseHead(statusCode: code, httpVersion: String(parts[0]), headers: [])
+    }
+}
+
+private extension UnsafeBufferPointer<UInt8> {
+    static func isSpace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n")
+    }
+
+    /// The end of `start..<end` with trailing whitespace and line breaks removed.
+    func trimmedEnd(from start: Int, to end: Int) -> Int {
+        var end = end
+        while end > start, Self.isSpace(self[end - 1]) { end -= 1 }
+        return end
+    }
+
+    /// The start of `start..<end` with leading whitespace removed.
+    func trimmedStart(from start: Int, to end: Int) -> Int {
+        var start = start
+        while start < end, Self.isSpace(self[start]) { start += 1 }
+        return start
+    }
+}
+
+extension String {
+    /// Equality ignoring the case of ASCII letters, as HTTP field names compare.
+    func equalsIgnoringASCIICase(_ other: String) -> Bool {
+        guard utf8.count == other.utf8.count else { return false }
+        return zip(utf8, other.utf8).allSatisfy { a, b in
+            a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
+        }
     }
 }

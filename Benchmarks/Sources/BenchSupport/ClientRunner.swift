@@ -1,0 +1,31 @@
+import Foundation
+
+/// Runs a client executable once and decodes the result line it prints.
+public struct ClientRunner {
+    public var name: String
+    public var executable: URL
+    /// Extra trailing arguments after URL, COUNT, INFLIGHT, CAFILE.
+    public var extraArguments: [String] = []
+
+    public init(name: String, executable: URL, extraArguments: [String] = []) {
+        self.name = name
+        self.executable = executable
+        self.extraArguments = extraArguments
+    }
+
+    public func run(url: String, count: Int, inflight: Int, caFile: String) throws -> RunResult {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = [url, String(count), String(inflight), caFile] + extraArguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0,
+              let result = try? JSONDecoder().decode(RunResult.self, from: data) else {
+            throw BenchError("\(name) failed (exit \(process.terminationStatus)): \(String(decoding: data, as: UTF8.self))")
+        }
+        return result
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// The project's test servers (Tests/Fixtures/servers.py), started for the length of a run.
+public final class Fixture {
+    public struct Endpoints: Decodable {
+        public var http: String
+        public var https: String
+        public var caFile: String
+    }
+
+    public let endpoints: Endpoints
+    private let process: Process
+    private let input: Pipe
+
+    /// Starts the servers and waits until they answer.
+    public init(script: URL) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path]
+        input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
+            line.append(byte)
+        }
+        do {
+            endpoints = try JSONDecoder().decode(Endpoints.self, from: line)
+        } catch {
+            throw BenchError("test servers did not start: \(String(decoding: line, as: UTF8.self))")
+        }
+    }
+
+    /// Stops the servers (they exit when their standard input closes).
+    public func stop() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}
+
+/// A failure that ends the benchmark run with a message.
+public struct BenchError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

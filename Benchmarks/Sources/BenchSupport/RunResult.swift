@@ -1,0 +1,40 @@
+import Foundation
+
+/// What one client run reports on its single line of JSON output.
+public struct RunResult: Codable, Sendable {
+    public var requests: Int
+    public var failures: Int
+    public var seconds: Double
+    public var cpuSeconds: Double
+    public var maxRSSKiB: Int
+    public var connections: Int
+    public var bytes: Int
+
+    public init(requests: Int, failures: Int, seconds: Double, cpuSeconds: Double,
+                maxRSSKiB: Int, connections: Int, bytes: Int) {
+        self.requests = requests
+        self.failures = failures
+        self.seconds = seconds
+        self.cpuSeconds = cpuSeconds
+        self.maxRSSKiB = maxRSSKiB
+        self.connections = connections
+        self.bytes = bytes
+    }
+
+    public var requestsPerSecond: Double { Double(requests) / seconds }
+    public var cpuMillisecondsPer1000: Double { cpuSeconds * 1000 * 1000 / Double(requests) }
+}
+
+/// This process's CPU time and peak resident size.
+public struct ProcessUsage: Sendable {
+    public var cpuSeconds: Double
+    public var maxRSSKiB: Int
+
+    public static func current() -> ProcessUsage {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        return ProcessUsage(cpuSeconds: cpu, maxRSSKiB: usage.ru_maxrss)
+    }
+}

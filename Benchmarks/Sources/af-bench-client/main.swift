@@ -1,0 +1,76 @@
+// AF under the same workload as curl-multi-bench: COUNT GETs of URL, INFLIGHT kept in flight,
+// each handled by `responseData`. Prints one JSON line of results.
+//
+// usage: af-bench-client URL COUNT INFLIGHT [CAFILE]
+
+import AFCore
+import BenchSupport
+import Dispatch
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 4, let url = URL(string: arguments[1]),
+      let count = Int(arguments[2]), let requestedInflight = Int(arguments[3]),
+      count > 0, requestedInflight > 0 else {
+    FileHandle.standardError.write(Data("usage: af-bench-client URL COUNT INFLIGHT [CAFILE]\n".utf8))
+    exit(2)
+}
+if arguments.count > 4, !arguments[4].isEmpty {
+    setenv("SSL_CERT_FILE", arguments[4], 1)
+}
+let inflight = min(count, requestedInflight)
+
+let configuration = URLSessionConfiguration.af.default
+configuration.httpMaximumConnectionsPerHost = inflight
+let session = Session(configuration: configuration)
+let handlerQueue = DispatchQueue(label: "af-bench.handlers")
+
+/// Counters touched only on `handlerQueue`.
+final class Tally: @unchecked Sendable {
+    var started = 0
+    var finished = 0
+    var failures = 0
+    var connections = 0
+    var bytes = 0
+}
+let tally = Tally()
+let done = DispatchSemaphore(value: 0)
+
+@Sendable func startOne() {
+    tally.started += 1
+    session.request(url).responseData(queue: handlerQueue) { response in
+        tally.finished += 1
+        if case let .success(data) = response.result, response.response?.statusCode == 200 {
+            tally.bytes += data.count
+        } else {
+            tally.failures += 1
+        }
+        if response.metrics?.transactionMetrics.last?.isReusedConnection == false {
+            tally.connections += 1
+        }
+        if tally.started < count {
+            startOne()
+        } else if tally.finished == count {
+            done.signal()
+        }
+    }
+}
+
+let start = DispatchTime.now()
+handlerQueue.sync {
+    for _ in 0..<inflight { startOne() }
+}
+done.wait()
+let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+let usage = ProcessUsage.current()
+let result = handlerQueue.sync {
+    RunResult(requests: count, failures: tally.failures, seconds: seconds, cpuSeconds: usage.cpuSeconds,
+              maxRSSKiB: usage.maxRSSKiB, connections: tally.connections, bytes: tally.bytes)
+}
+let encoder = JSONEncoder()
+encoder.outputFormatting = .sortedKeys
+FileHandle.standardOutput.write(try encoder.encode(result) + Data("\n".utf8))
+exit(result.failures == 0 ? 0 : 1)

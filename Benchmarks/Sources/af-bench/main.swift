@@ -1,0 +1,81 @@
+// Runs AF and the raw libcurl baseline side by side against the project's nginx on loopback
+// and prints one table with AF's ratio to the baseline.
+//
+// usage: af-bench [--repeat N] [--scale X]
+//   --repeat N  runs per client and workload; the median by requests/s is reported (default 3)
+//   --scale X   multiplies the request counts (default 1.0; 0.1 for a quick look)
+
+import BenchSupport
+import Foundation
+
+struct Options {
+    var repeats = 3
+    var scale = 1.0
+
+    init(_ arguments: [String]) throws {
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            switch argument {
+            case "--repeat":
+                guard let value = iterator.next().flatMap(Int.init), value > 0 else { throw BenchError("--repeat needs a positive integer") }
+                repeats = value
+            case "--scale":
+                guard let value = iterator.next().flatMap(Double.init), value > 0 else { throw BenchError("--scale needs a positive number") }
+                scale = value
+            default:
+                throw BenchError("unknown argument \(argument); usage: af-bench [--repeat N] [--scale X]")
+            }
+        }
+    }
+}
+
+func median(of results: [RunResult]) -> RunResult {
+    results.sorted { $0.requestsPerSecond < $1.requestsPerSecond }[results.count / 2]
+}
+
+func run() throws {
+    let options = try Options(Array(CommandLine.arguments.dropFirst()))
+    let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    let baseline = ClientRunner(name: "libcurl (C, multi)", executable: binaries.appendingPathComponent("curl-multi-bench"))
+    let clients = [baseline,
+                   ClientRunner(name: "AF", executable: binaries.appendingPathComponent("af-bench-client"))]
+    let script = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Tests/Fixtures/servers.py")
+    let fixture = try Fixture(script: script)
+    defer { fixture.stop() }
+
+    var table = Table(columns: ["workload", "client", "req/s", "CPU ms / 1k req", "peak RSS MiB", "connections", "vs libcurl"])
+    for workload in Workload.requestWorkloads(scale: options.scale) {
+        let base = workload.server == .http ? fixture.endpoints.http : fixture.endpoints.https
+        let url = base + workload.path
+        for client in clients {  // warm-up: connections, nginx, page cache
+            _ = try client.run(url: url, count: min(workload.count, 1_000), inflight: workload.inflight,
+                               caFile: fixture.endpoints.caFile)
+        }
+        var samples = Array(repeating: [RunResult](), count: clients.count)
+        for _ in 0..<options.repeats {
+            for (index, client) in clients.enumerated() {  // interleaved, so drift hits both alike
+                samples[index].append(try client.run(url: url, count: workload.count, inflight: workload.inflight,
+                                                     caFile: fixture.endpoints.caFile))
+            }
+        }
+        let medians = samples.map(median(of:))
+        for (client, result) in zip(clients, medians) {
+            table.add([workload.name, client.name,
+                       String(format: "%.0f", result.requestsPerSecond),
+                       String(format: "%.1f", result.cpuMillisecondsPer1000),
+                       String(format: "%.1f", Double(result.maxRSSKiB) / 1024),
+                       String(result.connections),
+                       String(format: "%.2f×", result.requestsPerSecond / medians[0].requestsPerSecond)])
+        }
+    }
+    print(table.markdown)
+}
+
+do {
+    try run()
+} catch {
+    FileHandle.standardError.write(Data("af-bench: \(error)\n".utf8))
+    exit(1)
+}

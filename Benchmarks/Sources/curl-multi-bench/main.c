@@ -1,0 +1,101 @@
+// Raw libcurl baseline: COUNT GETs of URL with INFLIGHT transfers kept in flight on one multi
+// handle, easy handles reused so connections stay alive. Prints one JSON line of results.
+//
+// usage: curl-multi-bench URL COUNT INFLIGHT [CAFILE] [BUFFERSIZE]
+
+#include <curl/curl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
+
+static size_t discard(char *data, size_t size, size_t count, void *context) {
+    (void)data;
+    *(size_t *)context += size * count;
+    return size * count;
+}
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double cpu_seconds(const struct rusage *usage) {
+    return (double)usage->ru_utime.tv_sec + (double)usage->ru_utime.tv_usec / 1e6 +
+           (double)usage->ru_stime.tv_sec + (double)usage->ru_stime.tv_usec / 1e6;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 4) {
+        fprintf(stderr, "usage: %s URL COUNT INFLIGHT [CAFILE] [BUFFERSIZE]\n", argv[0]);
+        return 2;
+    }
+    const char *url = argv[1];
+    long count = atol(argv[2]);
+    long inflight = atol(argv[3]);
+    const char *cafile = argc > 4 && argv[4][0] ? argv[4] : NULL;
+    long buffer_size = argc > 5 ? atol(argv[5]) : 0;
+    if (count <= 0 || inflight <= 0) return 2;
+    if (inflight > count) inflight = count;
+
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    CURLM *multi = curl_multi_init();
+    curl_multi_setopt(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX);
+    curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS, inflight);
+    curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, inflight);
+
+    size_t bytes = 0;
+    CURL **handles = calloc((size_t)inflight, sizeof(CURL *));
+    for (long i = 0; i < inflight; i++) {
+        CURL *easy = curl_easy_init();
+        curl_easy_setopt(easy, CURLOPT_URL, url);
+        curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, discard);
+        curl_easy_setopt(easy, CURLOPT_WRITEDATA, &bytes);
+        curl_easy_setopt(easy, CURLOPT_PIPEWAIT, 1L);
+        curl_easy_setopt(easy, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
+        if (cafile) curl_easy_setopt(easy, CURLOPT_CAINFO, cafile);
+        if (buffer_size > 0) curl_easy_setopt(easy, CURLOPT_BUFFERSIZE, buffer_size);
+        handles[i] = easy;
+    }
+
+    double start = now();
+    long started = 0, finished = 0, failures = 0, connections = 0;
+    for (; started < inflight; started++) curl_multi_add_handle(multi, handles[started]);
+
+    int running = 1;
+    while (finished < count) {
+        curl_multi_perform(multi, &running);
+        CURLMsg *message;
+        int queued;
+        while ((message = curl_multi_info_read(multi, &queued))) {
+            if (message->msg != CURLMSG_DONE) continue;
+            CURL *easy = message->easy_handle;
+            long status = 0, connects = 0;
+            curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
+            curl_easy_getinfo(easy, CURLINFO_NUM_CONNECTS, &connects);
+            if (message->data.result != CURLE_OK || status != 200) failures++;
+            connections += connects;
+            finished++;
+            curl_multi_remove_handle(multi, easy);
+            if (started < count) {
+                started++;
+                curl_multi_add_handle(multi, easy);
+            }
+        }
+        if (finished < count) curl_multi_poll(multi, NULL, 0, 1000, NULL);
+    }
+    double seconds = now() - start;
+
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    printf("{\"requests\":%ld,\"failures\":%ld,\"seconds\":%.6f,\"cpuSeconds\":%.6f,"
+           "\"maxRSSKiB\":%ld,\"connections\":%ld,\"bytes\":%zu}\n",
+           count, failures, seconds, cpu_seconds(&usage), usage.ru_maxrss, connections, bytes);
+
+    for (long i = 0; i < inflight; i++) curl_easy_cleanup(handles[i]);
+    free(handles);
+    curl_multi_cleanup(multi);
+    curl_global_cleanup();
+    return failures == 0 ? 0 : 1;
+}

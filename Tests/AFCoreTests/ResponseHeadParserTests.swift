@@ -1,0 +1,57 @@
+@testable import AFCore
+import Foundation
+import Testing
+
+@Suite("Response head parsing")
+struct ResponseHeadParserTests {
+    private func parse(_ lines: [String]) -> ResponseHead? {
+        var parser = ResponseHeadParser()
+        var completed: ResponseHead?
+        for line in lines {
+            var bytes = Array(line.utf8)
+            let done = bytes.withUnsafeMutableBufferPointer { parser.consume(UnsafeBufferPointer($0)) }
+            if done { completed = parser.completed }
+        }
+        return completed
+    }
+
+    @Test func statusLineAndTrimmedValues() throws {
+        let head = try #require(parse(["HTTP/1.1 201 Created\r\n", "Content-Type: \t text/plain \r\n",
+                                       "X-Empty:\r\n", "\r\n"]))
+        #expect(head.statusCode == 201)
+        #expect(head.httpVersion == "HTTP/1.1")
+        #expect(head.value(for: "content-type") == "text/plain")
+        #expect(head.value(for: "X-EMPTY") == "")
+        #expect(head.value(for: "Missing") == nil)
+    }
+
+    @Test func informationalHeadsAreSkipped() throws {
+        let head = try #require(parse(["HTTP/1.1 100 Continue\r\n", "\r\n",
+                                       "HTTP/1.1 200 OK\r\n", "A: 1\r\n", "\r\n"]))
+        #expect(head.statusCode == 200)
+        #expect(head.headers.count == 1)
+    }
+
+    @Test func repeatedFieldsJoinUnderTheFirstSpelling() throws {
+        let head = try #require(parse(["HTTP/2 200\r\n", "Vary: Accept\r\n", "vary: Origin\r\n", "\r\n"]))
+        #expect(head.headerFields == ["Vary": "Accept, Origin"])
+    }
+
+    @Test func manyFieldsJoinTheSameWayAsFew() throws {
+        var lines = ["HTTP/1.1 200 OK\r\n"]
+        lines += (0..<40).map { "X-Field-\($0): \($0)\r\n" }
+        lines += ["Set-Cookie: a=1\r\n", "SET-COOKIE: b=2\r\n", "\r\n"]
+        let head = try #require(parse(lines))
+        let fields = head.headerFields
+        #expect(fields.count == 41)
+        #expect(fields["Set-Cookie"] == "a=1, b=2")
+        #expect(fields["X-Field-39"] == "39")
+    }
+
+    @Test func asciiCaseInsensitiveEquality() {
+        #expect("Content-Length".equalsIgnoringASCIICase("content-LENGTH"))
+        #expect(!"Content-Length".equalsIgnoringASCIICase("Content-Lengt"))
+        // '@' (0x40) and '`' (0x60) differ only in the case bit but are not letters.
+        #expect(!"a@".equalsIgnoringASCIICase("a`"))
+    }
+}
