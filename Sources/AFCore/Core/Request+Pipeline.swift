@@ -144,8 +144,6 @@ extension Request: SessionTaskDelegate {
         completion(request)
     }
 
-    func task(_ task: SessionTask, didReceiveResponse response: HTTPURLResponse) {}
-
     func task(_ task: SessionTask, didCompleteWith result: SessionTask.Result) {
         didComplete(task: task, result: result)
     }

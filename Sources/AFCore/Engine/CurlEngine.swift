@@ -61,8 +61,13 @@ final class CurlEngine: @unchecked Sendable {
     func shutdown() { enqueue(.shutdown) }
 
     private func enqueue(_ command: Command) {
-        commands.withLock { $0.append(command) }
-        curl_multi_wakeup(multi)
+        // The engine takes the whole queue at once: only the command that finds it empty needs
+        // to wake the engine; the others ride along.
+        let wasEmpty = commands.withLock { queue in
+            defer { queue.append(command) }
+            return queue.isEmpty
+        }
+        if wasEmpty { curl_multi_wakeup(multi) }
     }
 
     // MARK: Engine thread
@@ -120,7 +125,7 @@ final class CurlEngine: @unchecked Sendable {
     private func add(_ transfer: Transfer, paused: Bool) {
         guard let handle = pool.popLast() ?? EasyHandle() else {
             transfer.delegate.transferDidComplete(
-                transfer, outcome: TransferOutcome(head: nil, response: nil, body: Data(),
+                transfer, outcome: TransferOutcome(head: nil, body: Data(),
                                                    failure: CurlFailure(code: CURLE_OUT_OF_MEMORY, message: "curl_easy_init failed"),
                                                    wasCancelled: false, timings: CurlTimings()))
             transfer.phase = .finished

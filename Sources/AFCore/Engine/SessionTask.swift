@@ -8,8 +8,6 @@ protocol SessionTaskDelegate: AnyObject, Sendable {
     /// A redirect is about to be followed; call `completion` with the request to send, or `nil` to stop.
     func task(_ task: SessionTask, willRedirectTo request: URLRequest, response: HTTPURLResponse,
               completion: @escaping @Sendable (URLRequest?) -> Void)
-    /// The final response head arrived (called on the engine thread; must return fast).
-    func task(_ task: SessionTask, didReceiveResponse response: HTTPURLResponse)
     /// The task ended.
     func task(_ task: SessionTask, didCompleteWith result: SessionTask.Result)
 }
@@ -71,7 +69,7 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
 
     /// The request of the current hop (after redirects).
     public var currentRequest: URLRequest? { mutableState.withLock { $0.currentRequest } }
-    /// The final response, once its head arrived.
+    /// The final response, once the task completed.
     public var response: URLResponse? { mutableState.withLock { $0.response } }
     /// The task's state.
     public var state: State { mutableState.withLock { $0.state } }
@@ -132,19 +130,14 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
 }
 
 extension SessionTask: TransferDelegate {
-    func transferDidReceiveHead(_ transfer: Transfer, head: ResponseHead, response: HTTPURLResponse?) {
-        guard let response, !RedirectRules.isRedirect(head.statusCode) else { return }
-        mutableState.withLock { $0.response = response }
-        delegate?.task(self, didReceiveResponse: response)
-    }
-
     func transferDidComplete(_ transfer: Transfer, outcome: TransferOutcome) {
         queue.async { self.complete(transfer, outcome: outcome) }
     }
 
     private func complete(_ transfer: Transfer, outcome: TransferOutcome) {
         let url = transfer.spec.requestURL
-        let response = outcome.response
+        // Built here, once per hop, off the engine thread.
+        let response = url.flatMap { outcome.head?.httpResponse(for: $0) }
         if let response, let head = outcome.head { configuration.storeCookies(from: response, head: head) }
 
         let (request, hopCount, cancelled) = mutableState.withLock { state in
@@ -210,12 +203,6 @@ extension SessionTask: TransferDelegate {
         }
         let result = Result(request: request, response: response, data: data, error: error, metrics: metrics)
         delegate?.task(self, didCompleteWith: result)
-    }
-}
-
-extension RedirectRules {
-    static func isRedirect(_ statusCode: Int) -> Bool {
-        [301, 302, 303, 307, 308].contains(statusCode)
     }
 }
 

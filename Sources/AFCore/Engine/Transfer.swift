@@ -5,18 +5,15 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Receives what a transfer produced. Called on the engine thread: implementations copy what they
-/// need and hop to their own queue.
+/// Receives what a transfer produced. Called on the engine thread: implementations hop to their
+/// own queue before doing real work, so the engine thread stays free for curl.
 protocol TransferDelegate: AnyObject, Sendable {
-    func transferDidReceiveHead(_ transfer: Transfer, head: ResponseHead, response: HTTPURLResponse?)
     func transferDidComplete(_ transfer: Transfer, outcome: TransferOutcome)
 }
 
 /// How one exchange ended.
 struct TransferOutcome: @unchecked Sendable {
     var head: ResponseHead?
-    /// `head` as the `HTTPURLResponse` for the transfer's URL.
-    var response: HTTPURLResponse?
     var body: Data
     var failure: CurlFailure?
     var wasCancelled: Bool
@@ -44,7 +41,6 @@ final class Transfer: @unchecked Sendable {
     private var handle: EasyHandle?
     private var parser = ResponseHeadParser()
     private var body = Data()
-    private var response: HTTPURLResponse?
 
     init(spec: TransferSpec, delegate: any TransferDelegate) {
         self.spec = spec
@@ -128,8 +124,6 @@ final class Transfer: @unchecked Sendable {
         if let length = head.value(for: "Content-Length").flatMap(Int.init), length > 0 {
             body = Data(capacity: min(length, Self.maximumReservation))
         }
-        response = spec.requestURL.flatMap { head.httpResponse(for: $0) }
-        delegate.transferDidReceiveHead(self, head: head, response: response)
     }
 
     fileprivate func receiveBody(_ bytes: UnsafeRawPointer, count: Int) {
@@ -146,7 +140,7 @@ final class Transfer: @unchecked Sendable {
                 failure = CurlFailure(code: result, message: handle.errorMessage)
             }
         }
-        let outcome = TransferOutcome(head: parser.completed, response: response, body: body, failure: failure,
+        let outcome = TransferOutcome(head: parser.completed, body: body, failure: failure,
                                       wasCancelled: cancelled, timings: timings)
         body = Data()
         handle = nil
