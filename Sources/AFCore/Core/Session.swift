@@ -37,12 +37,26 @@ open class Session: @unchecked Sendable {
     let activeRequests = Protected<Set<Request>>([])
 
     /// Creates a session.
-    public init(configuration: URLSessionConfiguration = URLSessionConfiguration.af.default,
-                rootQueue: DispatchQueue = DispatchQueue(label: "org.alamofire.session.rootQueue"),
-                startRequestsImmediately: Bool = true,
-                requestSetup: RequestSetup = .lazy,
-                requestQueue: DispatchQueue? = nil,
-                serializationQueue: DispatchQueue? = nil) {
+    public convenience init(configuration: URLSessionConfiguration = URLSessionConfiguration.af.default,
+                            rootQueue: DispatchQueue = DispatchQueue(label: "org.alamofire.session.rootQueue"),
+                            startRequestsImmediately: Bool = true,
+                            requestSetup: RequestSetup = .lazy,
+                            requestQueue: DispatchQueue? = nil,
+                            serializationQueue: DispatchQueue? = nil) {
+        self.init(configuration: configuration, rootQueue: rootQueue,
+                  startRequestsImmediately: startRequestsImmediately, requestSetup: requestSetup,
+                  requestQueue: requestQueue, serializationQueue: serializationQueue,
+                  environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// Creates a session reading CA and proxy settings from `environment`.
+    init(configuration: URLSessionConfiguration,
+         rootQueue: DispatchQueue,
+         startRequestsImmediately: Bool,
+         requestSetup: RequestSetup,
+         requestQueue: DispatchQueue?,
+         serializationQueue: DispatchQueue?,
+         environment: [String: String]) {
         let serialRootQueue = rootQueue === DispatchQueue.main
             ? rootQueue
             : DispatchQueue(label: rootQueue.label, target: rootQueue)
@@ -53,7 +67,7 @@ open class Session: @unchecked Sendable {
         self.requestQueue = requestQueue ?? DispatchQueue(label: "\(rootQueue.label).requestQueue", target: serialRootQueue)
         self.serializationQueue = serializationQueue
             ?? DispatchQueue(label: "\(rootQueue.label).serializationQueue", target: serialRootQueue)
-        taskConfiguration = TaskConfiguration(configuration)
+        taskConfiguration = TaskConfiguration(configuration, environment: environment)
         let perHost = max(1, configuration.httpMaximumConnectionsPerHost)
         engine = CurlEngine(limits: .init(maximumConnectionsPerHost: perHost,
                                           maximumCachedConnections: max(128, perHost * 4)),

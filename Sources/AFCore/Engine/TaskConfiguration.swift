@@ -17,6 +17,7 @@ struct TaskConfiguration: @unchecked Sendable {
     var httpVersion: HTTPVersionPreference
     var caFile: String?
     var caPath: String?
+    var proxies: ProxySettings
 
     init(_ configuration: URLSessionConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment) {
         idleTimeout = configuration.timeoutIntervalForRequest
@@ -31,6 +32,7 @@ struct TaskConfiguration: @unchecked Sendable {
         httpVersion = .automatic
         caFile = environment["SSL_CERT_FILE"]
         caPath = environment["SSL_CERT_DIR"]
+        proxies = ProxySettings(dictionary: configuration.connectionProxyDictionary, environment: environment)
     }
 
     /// The transfer for one hop of `request`.
@@ -61,7 +63,9 @@ struct TaskConfiguration: @unchecked Sendable {
             resourceTimeout: resourceTimeout,
             httpVersion: httpVersion,
             caFile: caFile,
-            caPath: caPath
+            caPath: caPath,
+            proxy: proxies.proxy(forScheme: request.url?.scheme),
+            noProxy: proxies.noProxy
         )
     }
 

@@ -66,6 +66,8 @@ final class Transfer: @unchecked Sendable {
         handle.setHeaders(spec.headerLines + ["Expect:"])
         if let caFile = spec.caFile { handle.set(CURLOPT_CAINFO, string: caFile) }
         if let caPath = spec.caPath { handle.set(CURLOPT_CAPATH, string: caPath) }
+        handle.set(CURLOPT_PROXY, string: spec.proxy)
+        if let noProxy = spec.noProxy { handle.set(CURLOPT_NOPROXY, string: noProxy) }
     }
 
     private var curlHTTPVersion: Int {

@@ -19,6 +19,9 @@ struct TransferSpec: Sendable {
     var httpVersion: HTTPVersionPreference
     var caFile: String?
     var caPath: String?
+    /// Proxy URL; "" connects directly (and keeps curl from reading proxy variables itself).
+    var proxy: String
+    var noProxy: String?
 }
 
 /// Which HTTP version the engine asks curl for.
