@@ -1,20 +1,33 @@
-import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A value guarded by one lock, reached only through closures.
 ///
 /// Decide under the lock, act after it: closures passed here must not call out to user code,
 /// monitors or curl.
-final class Protected<Value: ~Copyable>: Sendable {
-    private let mutex: Mutex<Value>
+///
+/// The lock is a pthread mutex rather than `Synchronization.Mutex`: the thread sanitizer
+/// intercepts pthread locking, so races it reports are real ones.
+final class Protected<Value: ~Copyable>: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var stored: Value
 
     init(_ value: consuming sending Value) {
-        mutex = Mutex(value)
+        stored = value
+        mutex = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
     }
 
-    func withLock<Result: ~Copyable, E: Error>(
-        _ body: (inout sending Value) throws(E) -> sending Result
-    ) throws(E) -> sending Result {
-        try mutex.withLock(body)
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func withLock<Result: ~Copyable, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&stored)
     }
 }
 

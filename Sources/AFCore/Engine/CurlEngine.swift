@@ -31,7 +31,6 @@ final class CurlEngine: @unchecked Sendable {
     // Engine-thread state.
     private var running: [UnsafeMutableRawPointer: Transfer] = [:]
     private var pool: [EasyHandle] = []
-    private var engineThread: Thread?
 
     init(limits: Limits, name: String) {
         _ = Self.globalInit
@@ -39,9 +38,9 @@ final class CurlEngine: @unchecked Sendable {
         afc_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         afc_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limits.maximumConnectionsPerHost)
         afc_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, limits.maximumCachedConnections)
+        // The thread keeps the engine alive until `run()` returns after a shutdown.
         let thread = Thread { [self] in run() }
         thread.name = name
-        engineThread = thread
         thread.start()
     }
 
