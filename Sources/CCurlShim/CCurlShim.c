@@ -58,3 +58,7 @@ int afc_multi_message_done(CURLMsg *message, CURL **handle, CURLcode *result) {
 size_t afc_readfunc_pause(void) { return CURL_READFUNC_PAUSE; }
 size_t afc_writefunc_pause(void) { return CURL_WRITEFUNC_PAUSE; }
 size_t afc_readfunc_abort(void) { return CURL_READFUNC_ABORT; }
+
+long afc_httpauth_basic_digest(void) {
+    return (long)(CURLAUTH_BASIC | CURLAUTH_DIGEST);
+}

@@ -13,9 +13,11 @@ public class DataRequest: Request, @unchecked Sendable {
     public var data: Data? { bodyState.value }
 
     init(id: UUID = .fastRandom(), convertible: any URLRequestConvertible, underlyingQueue: DispatchQueue,
-         serializationQueue: DispatchQueue, shouldAutomaticallyResume: Bool?, delegate: any RequestDelegate) {
+         serializationQueue: DispatchQueue, eventMonitor: (any EventMonitor)?, interceptor: (any RequestInterceptor)?,
+         shouldAutomaticallyResume: Bool?, delegate: any RequestDelegate) {
         self.convertible = convertible
         super.init(id: id, underlyingQueue: underlyingQueue, serializationQueue: serializationQueue,
+                   eventMonitor: eventMonitor, interceptor: interceptor,
                    shouldAutomaticallyResume: shouldAutomaticallyResume, delegate: delegate)
     }
 
@@ -35,9 +37,12 @@ public class DataRequest: Request, @unchecked Sendable {
     public func validate(_ validation: @escaping Validation) -> Self {
         let validator: @Sendable () -> Void = { [unowned self] in
             guard error == nil, let response else { return }
-            if case let .failure(failure) = validation(request, response, data) {
+            let request = request, data = data
+            let result = validation(request, response, data)
+            if case let .failure(failure) = result {
                 error = failure.asAFError(or: .responseValidationFailed(reason: .customValidationFailed(error: failure)))
             }
+            emit { $0.request(self, didValidateRequest: request, response: response, data: data, withResult: result) }
         }
         mutableState.withLock { $0.validators.append(validator) }
         return self

@@ -3,46 +3,96 @@ import Foundation
 import FoundationNetworking
 #endif
 
-// Internal events, called by the Session and the tasks on `underlyingQueue`.
+// A request's attempts, on `underlyingQueue`: called by the Session and by the tasks.
 extension Request {
-    /// A `URLRequest` was made for a new attempt.
-    func didCreateURLRequest(_ urlRequest: URLRequest) {
-        let (requestHandler, cURLHandler) = mutableState.withLock { state in
-            state.requests.append(urlRequest)
-            return (state.urlRequestHandler, state.cURLHandler)
+    /// The session that runs the request, if it still exists.
+    var session: Session? { delegate as? Session }
+
+    /// Sends `event` to the session's monitors and to this request's own.
+    func emit(_ event: @escaping @Sendable (any EventMonitor) -> Void) {
+        if let composite = eventMonitor as? CompositeEventMonitor {
+            composite.performEvent(event)
+        } else if let eventMonitor {
+            eventMonitor.queue.async { event(eventMonitor) }
         }
-        if let requestHandler {
-            requestHandler.queue.async { requestHandler.handler(urlRequest) }
-        }
-        if let cURLHandler {
-            let description = cURLDescription()
-            cURLHandler.queue.async { cURLHandler.handler(description) }
+        for monitor in mutableState.withLock({ $0.eventMonitors }) {
+            monitor.queue.async { event(monitor) }
         }
     }
 
-    /// Building the `URLRequest` failed; the request ends with `error`.
+    /// Sends an engine event to the session's monitors (request monitors get request events only).
+    func emitSessionEvent(_ event: @escaping @Sendable (any EventMonitor, Session) -> Void) {
+        guard let session else { return }
+        session.eventMonitor.performEvent { event($0, session) }
+    }
+
+    // MARK: Setup
+
+    /// The URLRequest of a new attempt was built.
+    func didCreateInitialURLRequest(_ urlRequest: URLRequest) {
+        mutableState.withLock { $0.requests.append(urlRequest) }
+        emit { $0.request(self, didCreateInitialURLRequest: urlRequest) }
+    }
+
+    /// Building the URLRequest failed.
     func didFailToCreateURLRequest(with error: AFError) {
         self.error = error
+        emit { $0.request(self, didFailToCreateURLRequestWithError: error) }
+        callCURLHandler()
         retryOrFinish(error: error)
     }
 
-    /// A task was made for the latest attempt. Returns what the session should do with it.
-    func didCreateTask(_ task: SessionTask) -> TaskAction {
-        let (action, handler) = mutableState.withLock { state -> (TaskAction, (queue: DispatchQueue, handler: @Sendable (SessionTask) -> Void)?) in
-            state.tasks.append(task)
-            let action: TaskAction = switch state.state {
-            case .resumed: .resume
-            case .cancelled: .cancel
-            case .initialized, .suspended, .finished: .none
-            }
-            return (action, state.taskHandler)
-        }
-        if let handler { handler.queue.async { handler.handler(task) } }
-        return action
+    /// The adapters turned `initialRequest` into `adaptedRequest`.
+    func didAdaptInitialRequest(_ initialRequest: URLRequest, to adaptedRequest: URLRequest) {
+        mutableState.withLock { $0.requests.append(adaptedRequest) }
+        emit { $0.request(self, didAdaptInitialRequest: initialRequest, to: adaptedRequest) }
     }
 
-    /// What to do with a new task.
-    enum TaskAction { case none, resume, cancel }
+    /// An adapter failed.
+    func didFailToAdaptURLRequest(_ initialRequest: URLRequest, withError error: AFError) {
+        self.error = error
+        emit { $0.request(self, didFailToAdaptURLRequest: initialRequest, withError: error) }
+        callCURLHandler()
+        retryOrFinish(error: error)
+    }
+
+    /// The URLRequest of the attempt is final.
+    func didCreateURLRequest(_ urlRequest: URLRequest) {
+        let handler = mutableState.withLock { $0.urlRequestHandler }
+        if let handler {
+            handler.queue.async { handler.handler(urlRequest) }
+        }
+        emit { $0.request(self, didCreateURLRequest: urlRequest) }
+        callCURLHandler()
+    }
+
+    private func callCURLHandler() {
+        guard let handler = mutableState.withLock({ $0.cURLHandler }) else { return }
+        let description = cURLDescription()
+        handler.queue.async { handler.handler(description) }
+    }
+
+    /// A task was made for the attempt: start, hold or cancel it as the request's state says.
+    func didCreateTask(_ task: SessionTask) {
+        let (state, handler) = mutableState.withLock { state in
+            state.tasks.append(task)
+            return (state.state, state.taskHandler)
+        }
+        if let handler { handler.queue.async { handler.handler(task) } }
+        emit { $0.request(self, didCreateTask: task) }
+        switch state {
+        case .resumed:
+            task.resume()
+            emit { $0.request(self, didResumeTask: task) }
+        case .cancelled:
+            task.cancel()
+            emit { $0.request(self, didCancelTask: task) }
+        case .initialized, .suspended, .finished:
+            break
+        }
+    }
+
+    // MARK: Completion and retry
 
     /// The task of the latest attempt ended: keep its outcome, validate, then retry or finish.
     func didComplete(task: SessionTask, result: SessionTask.Result) {
@@ -55,78 +105,54 @@ extension Request {
             }
             return state.validators
         }
+        emitSessionEvent { $0.session($1, task: task, didFinishCollecting: result.metrics) }
+        emitSessionEvent { $0.session($1, task: task, didCompleteWithError: result.error) }
+        emit { $0.request(self, didGatherMetrics: result.metrics) }
         validators.forEach { $0() }
+        let error = error
+        emit { $0.request(self, didCompleteTask: task, with: error) }
         retryOrFinish(error: error)
     }
 
-    /// Decides between another attempt and the end. Retry policies arrive with the hooks issue.
+    /// Asks the retriers about a failed attempt, unless the request was cancelled; finishes
+    /// when there is no error or no retry.
     func retryOrFinish(error: AFError?) {
-        finish()
+        guard !isCancelled, let error, let delegate else { return finish() }
+        delegate.retryResult(for: self, dueTo: error) { result in
+            switch result {
+            case .doNotRetry:
+                self.finish()
+            case let .doNotRetryWithError(retryError):
+                self.finish(error: retryError.asAFError(or: .requestRetryFailed(retryError: retryError, originalError: error)))
+            case .retry, .retryWithDelay:
+                delegate.retryRequest(self, withDelay: result.delay)
+            }
+        }
     }
 
-    /// Ends the request (once) and runs its response serializers.
+    /// Resets the request for another attempt.
+    func prepareForRetry() {
+        mutableState.withLock { state in
+            state.retryCount += 1
+            state.error = nil
+            state.hasFinished = false
+            state.responseSerializerCompletions.removeAll()
+            state.responseSerializerProcessingFinished = false
+        }
+        emit { $0.requestIsRetrying(self) }
+    }
+
+    /// Ends the request (once per attempt) with `error` if given, and runs its serializers.
     func finish(error: AFError? = nil) {
         let shouldFinish = mutableState.withLock { state -> Bool in
             guard !state.hasFinished else { return false }
             state.hasFinished = true
-            if let error, state.error == nil { state.error = error }
+            if let error { state.error = error }
             return true
         }
         guard shouldFinish else { return }
         processNextResponseSerializer()
-    }
-
-    // MARK: Response serializers
-
-    /// Adds a serializer; it runs now if the request already finished, and starts the request
-    /// when the session starts requests immediately.
-    func appendResponseSerializer(_ closure: @escaping @Sendable () -> Void) {
-        let (runNow, shouldResume) = mutableState.withLock { state -> (Bool, Bool) in
-            state.responseSerializers.append(closure)
-            if state.state == .finished { state.state = .resumed }
-            let runNow = state.responseSerializerProcessingFinished
-            let shouldResume = state.state.canTransition(to: .resumed) && state.state == .initialized
-            return (runNow, shouldResume)
-        }
-        if runNow {
-            underlyingQueue.async { self.processNextResponseSerializer() }
-        }
-        if shouldResume {
-            underlyingQueue.async {
-                if self.shouldAutomaticallyResume ?? self.delegate?.startImmediately ?? false {
-                    self.resume()
-                }
-            }
-        }
-    }
-
-    /// A serializer is done; `completion` delivers its result once all serializers are done.
-    func responseSerializerDidComplete(completion: @escaping @Sendable () -> Void) {
-        mutableState.withLock { $0.responseSerializerCompletions.append(completion) }
-        processNextResponseSerializer()
-    }
-
-    private func processNextResponseSerializer() {
-        enum Step { case run(@Sendable () -> Void), complete([@Sendable () -> Void]) }
-        let step = mutableState.withLock { state -> Step in
-            let index = state.responseSerializerCompletions.count
-            if index < state.responseSerializers.count {
-                return .run(state.responseSerializers[index])
-            }
-            let completions = state.responseSerializerCompletions
-            state.responseSerializers.removeAll()
-            state.responseSerializerCompletions.removeAll()
-            if state.state.canTransition(to: .finished) { state.state = .finished }
-            state.responseSerializerProcessingFinished = true
-            return .complete(completions)
-        }
-        switch step {
-        case let .run(serializer):
-            serializationQueue.async { serializer() }
-        case let .complete(completions):
-            completions.forEach { $0() }
-            delegate?.cleanup(after: self)
-        }
+        emit { $0.requestDidFinish(self) }
     }
 }
 
@@ -138,13 +164,3 @@ extension Request {
     }
 }
 
-extension Request: SessionTaskDelegate {
-    func task(_ task: SessionTask, willRedirectTo request: URLRequest, response: HTTPURLResponse,
-              completion: @escaping @Sendable (URLRequest?) -> Void) {
-        completion(request)
-    }
-
-    func task(_ task: SessionTask, didCompleteWith result: SessionTask.Result) {
-        didComplete(task: task, result: result)
-    }
-}

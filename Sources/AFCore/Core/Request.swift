@@ -16,6 +16,10 @@ public class Request: @unchecked Sendable {
     public let shouldAutomaticallyResume: Bool?
     /// The session that made the request.
     public private(set) weak var delegate: (any RequestDelegate)?
+    /// The interceptor given when the request was made; it runs after the session's.
+    public let interceptor: (any RequestInterceptor)?
+    /// The session's monitors; `eventMonitor(_:)` adds monitors for this request only.
+    public let eventMonitor: (any EventMonitor)?
 
     struct MutableState {
         var state: State = .initialized
@@ -35,13 +39,24 @@ public class Request: @unchecked Sendable {
         var urlRequestHandler: (queue: DispatchQueue, handler: @Sendable (URLRequest) -> Void)?
         var taskHandler: (queue: DispatchQueue, handler: @Sendable (SessionTask) -> Void)?
         var cURLHandler: (queue: DispatchQueue, handler: @Sendable (String) -> Void)?
+        var redirectHandler: (any RedirectHandler)?
+        var cachedResponseHandler: (any CachedResponseHandler)?
+        var credential: URLCredential?
+        /// Added with `interceptor(_:)`, `adapt(using:)`, `retry(using:)`; run after `interceptor`.
+        var adapters: [any RequestAdapter] = []
+        var retriers: [any RequestRetrier] = []
+        /// Added with `eventMonitor(_:)`; they get request events only.
+        var eventMonitors: [any EventMonitor] = []
     }
 
     let mutableState = Protected(MutableState())
 
     init(id: UUID = .fastRandom(), underlyingQueue: DispatchQueue, serializationQueue: DispatchQueue,
+         eventMonitor: (any EventMonitor)?, interceptor: (any RequestInterceptor)?,
          shouldAutomaticallyResume: Bool?, delegate: any RequestDelegate) {
         self.id = id
+        self.eventMonitor = eventMonitor
+        self.interceptor = interceptor
         self.underlyingQueue = underlyingQueue
         self.serializationQueue = serializationQueue
         self.shouldAutomaticallyResume = shouldAutomaticallyResume
@@ -114,7 +129,7 @@ public class Request: @unchecked Sendable {
     /// Starts or resumes the request; callable from any queue.
     @discardableResult
     public func resume() -> Self {
-        enum Action { case none, setup, resumeTask(SessionTask) }
+        enum Action { case none, resumed, setup, resumeTask(SessionTask) }
         let action = mutableState.withLock { state -> Action in
             guard state.state.canTransition(to: .resumed) else { return .none }
             state.state = .resumed
@@ -123,17 +138,21 @@ public class Request: @unchecked Sendable {
                 state.setupRequested = true
                 return .setup
             }
-            return .none
+            return .resumed
         }
+        if case .none = action { return self }
+        underlyingQueue.async { self.emit { $0.requestDidResume(self) } }
         switch action {
-        case .none: break
+        case .none, .resumed: break
         case .setup:
             if let delegate {
                 delegate.readyToPerform(request: self)
             } else {
                 underlyingQueue.async { self.finish(error: .sessionDeinitialized) }
             }
-        case let .resumeTask(task): task.resume()
+        case let .resumeTask(task):
+            task.resume()
+            underlyingQueue.async { self.emit { $0.request(self, didResumeTask: task) } }
         }
         return self
     }
@@ -141,12 +160,17 @@ public class Request: @unchecked Sendable {
     /// Pauses the request; callable from any queue.
     @discardableResult
     public func suspend() -> Self {
-        let task = mutableState.withLock { state -> SessionTask? in
-            guard state.state.canTransition(to: .suspended) else { return nil }
+        let (suspended, task) = mutableState.withLock { state -> (Bool, SessionTask?) in
+            guard state.state.canTransition(to: .suspended) else { return (false, nil) }
             state.state = .suspended
-            return state.tasks.last
+            return (true, state.tasks.last.flatMap { $0.state == .completed ? nil : $0 })
         }
-        task?.suspend()
+        guard suspended else { return self }
+        underlyingQueue.async { self.emit { $0.requestDidSuspend(self) } }
+        if let task {
+            task.suspend()
+            underlyingQueue.async { self.emit { $0.request(self, didSuspendTask: task) } }
+        }
         return self
     }
 
@@ -161,9 +185,13 @@ public class Request: @unchecked Sendable {
             if let task = state.tasks.last, task.state != .completed { return .cancelTask(task) }
             return .finish
         }
+        if case .none = action { return self }
+        underlyingQueue.async { self.emit { $0.requestDidCancel(self) } }
         switch action {
         case .none: break
-        case let .cancelTask(task): task.cancel()
+        case let .cancelTask(task):
+            task.cancel()
+            underlyingQueue.async { self.emit { $0.request(self, didCancelTask: task) } }
         case .finish: underlyingQueue.async { self.finish() }
         }
         return self

@@ -13,4 +13,8 @@ public protocol RequestDelegate: AnyObject, Sendable {
     func readyToPerform(request: Request)
     /// The request finished; the session forgets it.
     func cleanup(after request: Request)
+    /// Asks the retriers what to do with `request`, which failed with `error`.
+    func retryResult(for request: Request, dueTo error: AFError, completion: @escaping @Sendable (RetryResult) -> Void)
+    /// Runs `request` again after `timeDelay` seconds (now when nil).
+    func retryRequest(_ request: Request, withDelay timeDelay: TimeInterval?)
 }

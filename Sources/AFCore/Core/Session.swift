@@ -32,6 +32,15 @@ open class Session: @unchecked Sendable {
     /// Queue on which response serializers run.
     public let serializationQueue: DispatchQueue
 
+    /// Adapts and retries every request, before each request's own interceptor.
+    public let interceptor: (any RequestInterceptor)?
+    /// Decides redirects for requests without their own handler.
+    public let redirectHandler: (any RedirectHandler)?
+    /// Decides caching for requests without their own handler.
+    public let cachedResponseHandler: (any CachedResponseHandler)?
+    /// Every monitor of the session, as one.
+    public let eventMonitor: CompositeEventMonitor
+
     let engine: CurlEngine
     let taskConfiguration: TaskConfiguration
     let activeRequests = Protected<Set<Request>>([])
@@ -42,20 +51,30 @@ open class Session: @unchecked Sendable {
                             startRequestsImmediately: Bool = true,
                             requestSetup: RequestSetup = .lazy,
                             requestQueue: DispatchQueue? = nil,
-                            serializationQueue: DispatchQueue? = nil) {
+                            serializationQueue: DispatchQueue? = nil,
+                            interceptor: (any RequestInterceptor)? = nil,
+                            redirectHandler: (any RedirectHandler)? = nil,
+                            cachedResponseHandler: (any CachedResponseHandler)? = nil,
+                            eventMonitors: [any EventMonitor] = [AlamofireNotifications()]) {
         self.init(configuration: configuration, rootQueue: rootQueue,
                   startRequestsImmediately: startRequestsImmediately, requestSetup: requestSetup,
                   requestQueue: requestQueue, serializationQueue: serializationQueue,
+                  interceptor: interceptor, redirectHandler: redirectHandler,
+                  cachedResponseHandler: cachedResponseHandler, eventMonitors: eventMonitors,
                   environment: ProcessInfo.processInfo.environment)
     }
 
     /// Creates a session reading CA and proxy settings from `environment`.
     init(configuration: URLSessionConfiguration,
          rootQueue: DispatchQueue,
-         startRequestsImmediately: Bool,
-         requestSetup: RequestSetup,
-         requestQueue: DispatchQueue?,
-         serializationQueue: DispatchQueue?,
+         startRequestsImmediately: Bool = true,
+         requestSetup: RequestSetup = .lazy,
+         requestQueue: DispatchQueue? = nil,
+         serializationQueue: DispatchQueue? = nil,
+         interceptor: (any RequestInterceptor)? = nil,
+         redirectHandler: (any RedirectHandler)? = nil,
+         cachedResponseHandler: (any CachedResponseHandler)? = nil,
+         eventMonitors: [any EventMonitor] = [AlamofireNotifications()],
          environment: [String: String]) {
         let serialRootQueue = rootQueue === DispatchQueue.main
             ? rootQueue
@@ -67,6 +86,12 @@ open class Session: @unchecked Sendable {
         self.requestQueue = requestQueue ?? DispatchQueue(label: "\(rootQueue.label).requestQueue", target: serialRootQueue)
         self.serializationQueue = serializationQueue
             ?? DispatchQueue(label: "\(rootQueue.label).serializationQueue", target: serialRootQueue)
+        self.interceptor = interceptor
+        self.redirectHandler = redirectHandler
+        self.cachedResponseHandler = cachedResponseHandler
+        eventMonitor = CompositeEventMonitor(queue: DispatchQueue(label: "\(rootQueue.label).eventMonitor",
+                                                                  target: serialRootQueue),
+                                             monitors: eventMonitors)
         taskConfiguration = TaskConfiguration(configuration, environment: environment)
         let perHost = max(1, configuration.httpMaximumConnectionsPerHost)
         engine = CurlEngine(limits: .init(maximumConnectionsPerHost: perHost,
@@ -90,61 +115,5 @@ open class Session: @unchecked Sendable {
             requests.forEach { $0.cancel() }
             queue.async { completion?() }
         }
-    }
-
-    // MARK: Pipeline
-
-    /// Registers `request` and, for eager setup, builds its task now.
-    func perform(_ request: Request) {
-        rootQueue.async {
-            guard !request.isCancelled else { return }
-            self.activeRequests.withLock { _ = $0.insert(request) }
-            if self.requestSetup == .eager { self.setUp(request) }
-        }
-    }
-
-    private func setUp(_ request: Request) {
-        let claimed = request.mutableState.withLock { state -> Bool in
-            guard !state.setupStarted else { return false }
-            state.setupStarted = true
-            return true
-        }
-        guard claimed else { return }
-        requestQueue.async {
-            let result = Result { try request.makeURLRequest() }
-            self.rootQueue.async { self.didBuild(result, for: request) }
-        }
-    }
-
-    private func didBuild(_ result: Result<URLRequest, any Error>, for request: Request) {
-        let urlRequest: URLRequest
-        do {
-            urlRequest = try result.get()
-            try urlRequest.validate()
-        } catch {
-            request.didFailToCreateURLRequest(with: error.asAFError(or: .createURLRequestFailed(error: error)))
-            return
-        }
-        request.didCreateURLRequest(urlRequest)
-        guard !request.isCancelled else { return }
-        let task = SessionTask(request: urlRequest, engine: engine, configuration: taskConfiguration,
-                               queue: request.underlyingQueue, delegate: request)
-        switch request.didCreateTask(task) {
-        case .resume: task.resume()
-        case .cancel: task.cancel()
-        case .none: break
-        }
-    }
-}
-
-extension Session: RequestDelegate {
-    public var startImmediately: Bool { startRequestsImmediately }
-
-    public func readyToPerform(request: Request) {
-        rootQueue.async { self.setUp(request) }
-    }
-
-    public func cleanup(after request: Request) {
-        activeRequests.withLock { _ = $0.remove(request) }
     }
 }

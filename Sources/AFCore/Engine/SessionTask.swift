@@ -3,11 +3,21 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Receives a task's events on the queue the task was given.
+/// Receives a task's events: those marked "engine thread" as they happen (they must return
+/// fast), the others on the queue the task was given.
 protocol SessionTaskDelegate: AnyObject, Sendable {
+    /// Whether heads and body chunks should be reported as they arrive; asked per exchange.
+    var observesTransferEvents: Bool { get }
+    /// The head of a final (non-redirect) response arrived. Engine thread.
+    func task(_ task: SessionTask, didReceiveResponse response: HTTPURLResponse)
+    /// Body bytes arrived. Engine thread.
+    func task(_ task: SessionTask, didReceive data: Data)
     /// A redirect is about to be followed; call `completion` with the request to send, or `nil` to stop.
     func task(_ task: SessionTask, willRedirectTo request: URLRequest, response: HTTPURLResponse,
               completion: @escaping @Sendable (URLRequest?) -> Void)
+    /// A response may go into the session's cache; call `completion` with what to store, or nil.
+    func task(_ task: SessionTask, willCacheResponse response: CachedURLResponse,
+              completion: @escaping @Sendable (CachedURLResponse?) -> Void)
     /// The task ended.
     func task(_ task: SessionTask, didCompleteWith result: SessionTask.Result)
 }
@@ -28,7 +38,7 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         var metrics: TaskMetrics
     }
 
-    private struct MutableState {
+    struct MutableState {
         var state: State = .suspended
         var currentRequest: URLRequest
         var response: HTTPURLResponse?
@@ -46,15 +56,17 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
     public let taskIdentifier: Int
     /// The request the task was created with.
     public let originalRequest: URLRequest?
-    private let engine: CurlEngine
-    private let configuration: TaskConfiguration
-    private let queue: DispatchQueue
-    private weak var delegate: (any SessionTaskDelegate)?
-    private let startDate = Date()
-    private let mutableState: Protected<MutableState>
+    let engine: CurlEngine
+    let configuration: TaskConfiguration
+    let queue: DispatchQueue
+    private(set) weak var delegate: (any SessionTaskDelegate)?
+    /// Sent only to the origin of `originalRequest`, never after a redirect to another one.
+    private let credential: HTTPCredential?
+    let startDate = Date()
+    let mutableState: Protected<MutableState>
 
     init(request: URLRequest, engine: CurlEngine, configuration: TaskConfiguration,
-         queue: DispatchQueue, delegate: any SessionTaskDelegate) {
+         queue: DispatchQueue, delegate: any SessionTaskDelegate, credential: HTTPCredential? = nil) {
         taskIdentifier = Self.identifiers.withLock { value in
             value += 1
             return value
@@ -64,6 +76,7 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         self.configuration = configuration
         self.queue = queue
         self.delegate = delegate
+        self.credential = credential
         mutableState = Protected(MutableState(currentRequest: request))
     }
 
@@ -124,86 +137,12 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         if let transfer { engine.cancel(transfer) }
     }
 
-    private func makeTransfer(for request: URLRequest) -> Transfer {
-        Transfer(spec: configuration.transferSpec(for: request), delegate: self)
+    func makeTransfer(for request: URLRequest) -> Transfer {
+        let sameOrigin = request.url.flatMap { url in
+            originalRequest?.url.map { RedirectRules.isSameOrigin($0, url) }
+        } ?? false
+        return Transfer(spec: configuration.transferSpec(for: request, credential: sameOrigin ? credential : nil),
+                        delegate: self, reportsEvents: delegate?.observesTransferEvents ?? false)
     }
 }
-
-extension SessionTask: TransferDelegate {
-    func transferDidComplete(_ transfer: Transfer, outcome: TransferOutcome) {
-        queue.async { self.complete(transfer, outcome: outcome) }
-    }
-
-    private func complete(_ transfer: Transfer, outcome: TransferOutcome) {
-        let url = transfer.spec.requestURL
-        // Built here, once per hop, off the engine thread.
-        let response = url.flatMap { outcome.head?.httpResponse(for: $0) }
-        if let response, let head = outcome.head { configuration.storeCookies(from: response, head: head) }
-
-        let (request, hopCount, cancelled) = mutableState.withLock { state in
-            state.transactions.append(outcome.timings.transactionMetrics(
-                request: state.currentRequest, response: response, start: state.hopStart))
-            state.bytesReceived += outcome.timings.downloaded
-            state.bytesSent += outcome.timings.uploaded
-            return (state.currentRequest, state.transactions.count, state.state == .canceling)
-        }
-
-        if !cancelled, !outcome.wasCancelled, outcome.failure == nil, let response,
-           let next = RedirectRules.nextRequest(after: request, response: response) {
-            guard hopCount <= TaskConfiguration.maximumRedirects else {
-                let error = URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: next.url as Any])
-                return finish(request: request, response: response, data: outcome.body, error: error)
-            }
-            guard let delegate else {
-                return finish(request: request, response: response, data: outcome.body, error: nil)
-            }
-            delegate.task(self, willRedirectTo: next, response: response) { chosen in
-                self.queue.async { self.follow(chosen, after: request, response: response, body: outcome.body) }
-            }
-            return
-        }
-
-        var error: (any Error)?
-        if cancelled || outcome.wasCancelled {
-            error = URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: url as Any])
-        } else if let failure = outcome.failure {
-            error = failure.urlError(failingURL: url)
-        }
-        finish(request: request, response: response, data: outcome.body, error: error)
-    }
-
-    private func follow(_ next: URLRequest?, after request: URLRequest, response: HTTPURLResponse, body: Data) {
-        guard let next else {
-            return finish(request: request, response: response, data: body, error: nil)
-        }
-        let transfer = mutableState.withLock { state -> Transfer? in
-            guard state.state == .running || state.state == .suspended else { return nil }
-            state.currentRequest = next
-            state.hopStart = Date()
-            let transfer = makeTransfer(for: next)
-            state.transfer = transfer
-            return transfer
-        }
-        guard let transfer else {
-            let error = URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: next.url as Any])
-            return finish(request: request, response: response, data: body, error: error)
-        }
-        if state == .suspended { engine.pause(transfer) }
-        engine.start(transfer)
-    }
-
-    private func finish(request: URLRequest, response: HTTPURLResponse?, data: Data, error: (any Error)?) {
-        let metrics = mutableState.withLock { state -> TaskMetrics in
-            state.state = .completed
-            state.response = response
-            state.transfer = nil
-            return TaskMetrics(taskInterval: DateInterval(start: startDate, end: Date()),
-                               redirectCount: state.transactions.count - 1,
-                               transactionMetrics: state.transactions)
-        }
-        let result = Result(request: request, response: response, data: data, error: error, metrics: metrics)
-        delegate?.task(self, didCompleteWith: result)
-    }
-}
-
 

@@ -18,6 +18,8 @@ struct TaskConfiguration: @unchecked Sendable {
     var caFile: String?
     var caPath: String?
     var proxies: ProxySettings
+    /// The configuration's `urlCache`, when it is one AF can store into.
+    var responseCache: (any ResponseCacheStorage)?
 
     init(_ configuration: URLSessionConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment) {
         idleTimeout = configuration.timeoutIntervalForRequest
@@ -32,11 +34,12 @@ struct TaskConfiguration: @unchecked Sendable {
         httpVersion = .automatic
         caFile = environment["SSL_CERT_FILE"]
         caPath = environment["SSL_CERT_DIR"]
+        responseCache = configuration.urlCache as? any ResponseCacheStorage
         proxies = ProxySettings(dictionary: configuration.connectionProxyDictionary, environment: environment)
     }
 
     /// The transfer for one hop of `request`.
-    func transferSpec(for request: URLRequest) -> TransferSpec {
+    func transferSpec(for request: URLRequest, credential: HTTPCredential? = nil) -> TransferSpec {
         var lines: [String] = []
         var seen = Set<String>()
         var requestHeaders = request.allHTTPHeaderFields ?? [:]
@@ -65,7 +68,8 @@ struct TaskConfiguration: @unchecked Sendable {
             caFile: caFile,
             caPath: caPath,
             proxy: proxies.proxy(forScheme: request.url?.scheme),
-            noProxy: proxies.noProxy
+            noProxy: proxies.noProxy,
+            credential: credential
         )
     }
 

@@ -8,6 +8,10 @@ import FoundationNetworking
 /// Receives what a transfer produced. Called on the engine thread: implementations hop to their
 /// own queue before doing real work, so the engine thread stays free for curl.
 protocol TransferDelegate: AnyObject, Sendable {
+    /// A final (non-1xx) head arrived; only for transfers that report events.
+    func transferDidReceiveHead(_ transfer: Transfer, head: ResponseHead)
+    /// Body bytes arrived; only for transfers that report events.
+    func transferDidReceive(_ transfer: Transfer, data: Data)
     func transferDidComplete(_ transfer: Transfer, outcome: TransferOutcome)
 }
 
@@ -28,6 +32,8 @@ final class Transfer: @unchecked Sendable {
 
     let spec: TransferSpec
     let delegate: any TransferDelegate
+    /// Whether heads and body chunks are reported as they arrive (costs a copy per chunk).
+    let reportsEvents: Bool
 
     /// Where the transfer is in the engine's hands.
     enum Phase {
@@ -42,9 +48,10 @@ final class Transfer: @unchecked Sendable {
     private var parser = ResponseHeadParser()
     private var body = Data()
 
-    init(spec: TransferSpec, delegate: any TransferDelegate) {
+    init(spec: TransferSpec, delegate: any TransferDelegate, reportsEvents: Bool = false) {
         self.spec = spec
         self.delegate = delegate
+        self.reportsEvents = reportsEvents
     }
 
     /// Applies the spec to `handle`.
@@ -68,6 +75,11 @@ final class Transfer: @unchecked Sendable {
         if let caPath = spec.caPath { handle.set(CURLOPT_CAPATH, string: caPath) }
         handle.set(CURLOPT_PROXY, string: spec.proxy)
         if let noProxy = spec.noProxy { handle.set(CURLOPT_NOPROXY, string: noProxy) }
+        if let credential = spec.credential {
+            handle.set(CURLOPT_USERNAME, string: credential.user)
+            handle.set(CURLOPT_PASSWORD, string: credential.password)
+            handle.set(CURLOPT_HTTPAUTH, afc_httpauth_basic_digest())
+        }
     }
 
     private var curlHTTPVersion: Int {
@@ -126,10 +138,12 @@ final class Transfer: @unchecked Sendable {
         if let length = head.value(for: "Content-Length").flatMap(Int.init), length > 0 {
             body = Data(capacity: min(length, Self.maximumReservation))
         }
+        if reportsEvents { delegate.transferDidReceiveHead(self, head: head) }
     }
 
     fileprivate func receiveBody(_ bytes: UnsafeRawPointer, count: Int) {
         body.append(bytes.assumingMemoryBound(to: UInt8.self), count: count)
+        if reportsEvents { delegate.transferDidReceive(self, data: Data(bytes: bytes, count: count)) }
     }
 
     /// Builds the outcome from the finished handle; called once, on the engine thread.

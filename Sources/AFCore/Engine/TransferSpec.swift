@@ -22,6 +22,14 @@ struct TransferSpec: Sendable {
     /// Proxy URL; "" connects directly (and keeps curl from reading proxy variables itself).
     var proxy: String
     var noProxy: String?
+    /// Answers Basic and Digest challenges of this hop's server.
+    var credential: HTTPCredential?
+}
+
+/// A user name and password for HTTP authentication.
+struct HTTPCredential: Sendable, Equatable {
+    var user: String
+    var password: String
 }
 
 /// Which HTTP version the engine asks curl for.

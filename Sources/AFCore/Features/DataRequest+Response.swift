@@ -12,6 +12,7 @@ extension DataRequest {
             let result = AFResult<Data?>(value: self.data, error: self.error)
             let response = DataResponse(request: self.request, response: self.response, data: self.data,
                                         metrics: self.metrics, serializationDuration: 0, result: result)
+            self.emit { $0.request(self, didParseResponse: response) }
             self.responseSerializerDidComplete { queue.async { completionHandler(response) } }
         }
         return self
@@ -35,7 +36,8 @@ extension DataRequest {
             let duration = ProcessInfo.processInfo.systemUptime - start
             let response = DataResponse(request: self.request, response: self.response, data: self.data,
                                         metrics: self.metrics, serializationDuration: duration, result: result)
-            self.responseSerializerDidComplete { queue.async { completionHandler(response) } }
+            self.emit { $0.request(self, didParseResponse: response) }
+            self.completeOrRetry(response, queue: queue, completionHandler: completionHandler)
         }
         return self
     }
@@ -85,5 +87,31 @@ extension DataRequest {
                                                                     emptyResponseCodes: emptyResponseCodes,
                                                                     emptyRequestMethods: emptyRequestMethods),
                  completionHandler: completionHandler)
+    }
+}
+
+extension DataRequest {
+    /// Delivers `response`, unless its serialization failed and a retrier wants another attempt:
+    /// then the request runs again and every serializer runs on the new outcome.
+    func completeOrRetry<Value>(_ response: AFDataResponse<Value>, queue: DispatchQueue,
+                                completionHandler: @escaping @Sendable (AFDataResponse<Value>) -> Void) {
+        guard !isCancelled, let serializationError = response.error, error == nil, let delegate else {
+            return responseSerializerDidComplete { queue.async { completionHandler(response) } }
+        }
+        delegate.retryResult(for: self, dueTo: serializationError) { result in
+            switch result {
+            case .doNotRetry:
+                self.responseSerializerDidComplete { queue.async { completionHandler(response) } }
+            case let .doNotRetryWithError(retryError):
+                let error = retryError.asAFError(or: .requestRetryFailed(retryError: retryError, originalError: serializationError))
+                let failed = DataResponse<Value, AFError>(request: response.request, response: response.response,
+                                                          data: response.data, metrics: response.metrics,
+                                                          serializationDuration: response.serializationDuration,
+                                                          result: .failure(error))
+                self.responseSerializerDidComplete { queue.async { completionHandler(failed) } }
+            case .retry, .retryWithDelay:
+                delegate.retryRequest(self, withDelay: result.delay)
+            }
+        }
     }
 }

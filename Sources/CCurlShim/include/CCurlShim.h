@@ -37,6 +37,9 @@ size_t afc_writefunc_pause(void);
 /// Value a read callback returns to abort the transfer.
 size_t afc_readfunc_abort(void);
 
+/// CURLOPT_HTTPAUTH mask answering Basic and Digest challenges (curl probes before sending).
+long afc_httpauth_basic_digest(void);
+
 #pragma clang assume_nonnull end
 
 #endif

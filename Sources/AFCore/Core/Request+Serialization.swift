@@ -1,0 +1,60 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// Response serializers run one at a time on `serializationQueue` once the request finished;
+// their completions are all delivered at the end, then the session forgets the request.
+extension Request {
+    /// Adds a serializer; it runs now if the request already finished, and starts the request
+    /// when the session starts requests immediately.
+    func appendResponseSerializer(_ closure: @escaping @Sendable () -> Void) {
+        let (runNow, shouldResume) = mutableState.withLock { state -> (Bool, Bool) in
+            state.responseSerializers.append(closure)
+            if state.state == .finished { state.state = .resumed }
+            let runNow = state.responseSerializerProcessingFinished
+            let shouldResume = state.state.canTransition(to: .resumed) && state.state == .initialized
+            return (runNow, shouldResume)
+        }
+        if runNow {
+            underlyingQueue.async { self.processNextResponseSerializer() }
+        }
+        if shouldResume {
+            underlyingQueue.async {
+                if self.shouldAutomaticallyResume ?? self.delegate?.startImmediately ?? false {
+                    self.resume()
+                }
+            }
+        }
+    }
+
+    /// A serializer is done; `completion` delivers its result once all serializers are done.
+    func responseSerializerDidComplete(completion: @escaping @Sendable () -> Void) {
+        mutableState.withLock { $0.responseSerializerCompletions.append(completion) }
+        processNextResponseSerializer()
+    }
+
+    func processNextResponseSerializer() {
+        enum Step { case run(@Sendable () -> Void), complete([@Sendable () -> Void]) }
+        let step = mutableState.withLock { state -> Step in
+            let index = state.responseSerializerCompletions.count
+            if index < state.responseSerializers.count {
+                return .run(state.responseSerializers[index])
+            }
+            let completions = state.responseSerializerCompletions
+            state.responseSerializers.removeAll()
+            state.responseSerializerCompletions.removeAll()
+            if state.state.canTransition(to: .finished) { state.state = .finished }
+            state.responseSerializerProcessingFinished = true
+            return .complete(completions)
+        }
+        switch step {
+        case let .run(serializer):
+            serializationQueue.async { serializer() }
+        case let .complete(completions):
+            completions.forEach { $0() }
+            delegate?.cleanup(after: self)
+        }
+    }
+}
+

@@ -1,0 +1,138 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// A request's way through the session, on `rootQueue`: build the URLRequest (on `requestQueue`),
+// check it, adapt it (Session's adapters, then the request's), make the task; and, when an
+// attempt fails, ask the retriers and run the request again.
+extension Session {
+    /// Registers `request` and, for eager setup, builds its task now.
+    func perform(_ request: Request) {
+        rootQueue.async {
+            guard !request.isCancelled else { return }
+            self.activeRequests.withLock { _ = $0.insert(request) }
+            if self.requestSetup == .eager { self.setUp(request) }
+        }
+    }
+
+    /// Starts the first attempt, once.
+    func setUp(_ request: Request) {
+        let claimed = request.mutableState.withLock { state -> Bool in
+            guard !state.setupStarted else { return false }
+            state.setupStarted = true
+            return true
+        }
+        if claimed { build(request) }
+    }
+
+    /// Builds the attempt's URLRequest on `requestQueue`.
+    private func build(_ request: Request) {
+        requestQueue.async {
+            let result = Result { try request.makeURLRequest() }
+            self.rootQueue.async { self.didBuild(result, for: request) }
+        }
+    }
+
+    private func didBuild(_ result: Result<URLRequest, any Error>, for request: Request) {
+        let initialRequest: URLRequest
+        do {
+            initialRequest = try result.get()
+            try initialRequest.validate()
+        } catch {
+            request.didFailToCreateURLRequest(with: error.asAFError(or: .createURLRequestFailed(error: error)))
+            return
+        }
+        request.didCreateInitialURLRequest(initialRequest)
+        guard !request.isCancelled else { return }
+        guard let adapter = adapter(for: request) else {
+            return createTask(for: initialRequest, request: request)
+        }
+        let state = RequestAdapterState(requestID: request.id, session: self)
+        adapter.adapt(initialRequest, using: state) { result in
+            let adapted = Result {
+                let urlRequest = try result.get()
+                try urlRequest.validate()
+                return urlRequest
+            }
+            self.rootQueue.async {
+                switch adapted {
+                case let .success(urlRequest):
+                    request.didAdaptInitialRequest(initialRequest, to: urlRequest)
+                    self.createTask(for: urlRequest, request: request)
+                case let .failure(error):
+                    request.didFailToAdaptURLRequest(initialRequest, withError: .requestAdaptationFailed(error: error))
+                }
+            }
+        }
+    }
+
+    private func createTask(for urlRequest: URLRequest, request: Request) {
+        request.didCreateURLRequest(urlRequest)
+        guard !request.isCancelled else { return }
+        let task = SessionTask(request: urlRequest, engine: engine, configuration: taskConfiguration,
+                               queue: request.underlyingQueue, delegate: request,
+                               credential: request.credential.flatMap(HTTPCredential.init))
+        request.didCreateTask(task)
+    }
+
+    /// The Session's adapter, then the request's, as one; nil when there is none.
+    func adapter(for request: Request) -> (any RequestAdapter)? {
+        let adapters = [interceptor as (any RequestAdapter)?, request.interceptor].compactMap { $0 }
+            + request.mutableState.withLock { $0.adapters }
+        return adapters.count > 1 ? Interceptor(adapters: adapters) : adapters.first
+    }
+
+    /// The Session's retrier, then the request's, as one; nil when there is none.
+    func retrier(for request: Request) -> (any RequestRetrier)? {
+        let retriers = [interceptor as (any RequestRetrier)?, request.interceptor].compactMap { $0 }
+            + request.mutableState.withLock { $0.retriers }
+        return retriers.count > 1 ? Interceptor(retriers: retriers) : retriers.first
+    }
+}
+
+extension Session: RequestDelegate {
+    public var startImmediately: Bool { startRequestsImmediately }
+
+    public func readyToPerform(request: Request) {
+        rootQueue.async { self.setUp(request) }
+    }
+
+    public func cleanup(after request: Request) {
+        activeRequests.withLock { _ = $0.remove(request) }
+    }
+
+    public func retryResult(for request: Request, dueTo error: AFError,
+                            completion: @escaping @Sendable (RetryResult) -> Void) {
+        guard let retrier = retrier(for: request) else {
+            return rootQueue.async { completion(.doNotRetry) }
+        }
+        retrier.retry(request, for: self, dueTo: error) { result in
+            self.rootQueue.async {
+                guard let retryError = result.error else { return completion(result) }
+                completion(.doNotRetryWithError(AFError.requestRetryFailed(retryError: retryError, originalError: error)))
+            }
+        }
+    }
+
+    public func retryRequest(_ request: Request, withDelay timeDelay: TimeInterval?) {
+        let retry: @Sendable () -> Void = {
+            guard !request.isCancelled else { return }
+            request.prepareForRetry()
+            self.build(request)
+        }
+        if let timeDelay, timeDelay > 0 {
+            rootQueue.asyncAfter(deadline: .now() + timeDelay, execute: retry)
+        } else {
+            rootQueue.async(execute: retry)
+        }
+    }
+}
+
+extension HTTPCredential {
+    /// The user and password of `credential`, when it has both.
+    init?(_ credential: URLCredential) {
+        guard let user = credential.user, let password = credential.password else { return nil }
+        self.init(user: user, password: password)
+    }
+}

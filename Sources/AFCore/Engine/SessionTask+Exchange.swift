@@ -1,0 +1,107 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// What a task does with its exchanges: follows redirects, offers responses to the cache, and
+// reports the end. Runs on the task's queue, except the two engine-thread reports.
+extension SessionTask: TransferDelegate {
+    func transferDidReceiveHead(_ transfer: Transfer, head: ResponseHead) {
+        guard ![301, 302, 303, 307, 308].contains(head.statusCode) || head.value(for: "Location") == nil,
+              let url = transfer.spec.requestURL, let response = head.httpResponse(for: url) else { return }
+        delegate?.task(self, didReceiveResponse: response)
+    }
+
+    func transferDidReceive(_ transfer: Transfer, data: Data) {
+        delegate?.task(self, didReceive: data)
+    }
+
+    func transferDidComplete(_ transfer: Transfer, outcome: TransferOutcome) {
+        queue.async { self.complete(transfer, outcome: outcome) }
+    }
+
+    private func complete(_ transfer: Transfer, outcome: TransferOutcome) {
+        let url = transfer.spec.requestURL
+        // Built here, once per hop, off the engine thread.
+        let response = url.flatMap { outcome.head?.httpResponse(for: $0) }
+        if let response, let head = outcome.head { configuration.storeCookies(from: response, head: head) }
+
+        let (request, hopCount, cancelled) = mutableState.withLock { state in
+            state.transactions.append(outcome.timings.transactionMetrics(
+                request: state.currentRequest, response: response, start: state.hopStart))
+            state.bytesReceived += outcome.timings.downloaded
+            state.bytesSent += outcome.timings.uploaded
+            return (state.currentRequest, state.transactions.count, state.state == .canceling)
+        }
+
+        if !cancelled, !outcome.wasCancelled, outcome.failure == nil, let response,
+           let next = RedirectRules.nextRequest(after: request, response: response) {
+            guard hopCount <= TaskConfiguration.maximumRedirects else {
+                let error = URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: next.url as Any])
+                return finish(request: request, response: response, data: outcome.body, error: error)
+            }
+            guard let delegate else {
+                return finish(request: request, response: response, data: outcome.body, error: nil)
+            }
+            delegate.task(self, willRedirectTo: next, response: response) { chosen in
+                self.queue.async { self.follow(chosen, after: request, response: response, body: outcome.body) }
+            }
+            return
+        }
+
+        var error: (any Error)?
+        if cancelled || outcome.wasCancelled {
+            error = URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: url as Any])
+        } else if let failure = outcome.failure {
+            error = failure.urlError(failingURL: url)
+        }
+        finish(request: request, response: response, data: outcome.body, error: error)
+    }
+
+    private func follow(_ next: URLRequest?, after request: URLRequest, response: HTTPURLResponse, body: Data) {
+        guard let next else {
+            return finish(request: request, response: response, data: body, error: nil)
+        }
+        let transfer = mutableState.withLock { state -> Transfer? in
+            guard state.state == .running || state.state == .suspended else { return nil }
+            state.currentRequest = next
+            state.hopStart = Date()
+            let transfer = makeTransfer(for: next)
+            state.transfer = transfer
+            return transfer
+        }
+        guard let transfer else {
+            let error = URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: next.url as Any])
+            return finish(request: request, response: response, data: body, error: error)
+        }
+        if state == .suspended { engine.pause(transfer) }
+        engine.start(transfer)
+    }
+
+    private func finish(request: URLRequest, response: HTTPURLResponse?, data: Data, error: (any Error)?) {
+        guard error == nil, let response, let storage = configuration.responseCache, let delegate,
+              ResponseCacheRules.mayStore(request: request, response: response) else {
+            return deliver(request: request, response: response, data: data, error: error)
+        }
+        let proposed = CachedURLResponse(response: response, data: data, userInfo: nil, storagePolicy: .allowed)
+        delegate.task(self, willCacheResponse: proposed) { chosen in
+            if let chosen { storage.storeCachedResponse(chosen, for: request) }
+            self.queue.async { self.deliver(request: request, response: response, data: data, error: nil) }
+        }
+    }
+
+    private func deliver(request: URLRequest, response: HTTPURLResponse?, data: Data, error: (any Error)?) {
+        let metrics = mutableState.withLock { state -> TaskMetrics in
+            state.state = .completed
+            state.response = response
+            state.transfer = nil
+            return TaskMetrics(taskInterval: DateInterval(start: startDate, end: Date()),
+                               redirectCount: state.transactions.count - 1,
+                               transactionMetrics: state.transactions)
+        }
+        let result = Result(request: request, response: response, data: data, error: error, metrics: metrics)
+        delegate?.task(self, didCompleteWith: result)
+    }
+}
+
+

@@ -1,0 +1,56 @@
+import Foundation
+
+extension Request {
+    /// Posted when a request is resumed; the request is in `userInfo`.
+    public static let didResumeNotification = Notification.Name(rawValue: "org.alamofire.notification.name.request.didResume")
+    /// Posted when a request is suspended.
+    public static let didSuspendNotification = Notification.Name(rawValue: "org.alamofire.notification.name.request.didSuspend")
+    /// Posted when a request is cancelled.
+    public static let didCancelNotification = Notification.Name(rawValue: "org.alamofire.notification.name.request.didCancel")
+    /// Posted when a request finishes.
+    public static let didFinishNotification = Notification.Name(rawValue: "org.alamofire.notification.name.request.didFinish")
+    /// Posted when a request's task is resumed.
+    public static let didResumeTaskNotification = Notification.Name(rawValue: "org.alamofire.notification.name.request.didResumeTask")
+    /// Posted when a request's task is suspended.
+    public static let didSuspendTaskNotification = Notification.Name(rawValue: "org.alamofire.notification.name.request.didSuspendTask")
+    /// Posted when a request's task is cancelled.
+    public static let didCancelTaskNotification = Notification.Name(rawValue: "org.alamofire.notification.name.request.didCancelTask")
+    /// Posted when a request's task completes.
+    public static let didCompleteTaskNotification = Notification.Name(rawValue: "org.alamofire.notification.name.request.didCompleteTask")
+}
+
+extension Notification {
+    /// The `Request` a notification is about.
+    public var request: Request? {
+        userInfo?[String.requestKey] as? Request
+    }
+
+    init(name: Notification.Name, request: Request) {
+        self.init(name: name, object: nil, userInfo: [String.requestKey: request])
+    }
+}
+
+extension String {
+    static let requestKey = "org.alamofire.notification.key.request"
+}
+
+/// Posts the `Request.did…Notification`s on `NotificationCenter.default`. Part of every
+/// Session's monitors unless `eventMonitors` says otherwise.
+public final class AlamofireNotifications: EventMonitor {
+    public init() {}
+
+    private func post(_ name: Notification.Name, _ request: Request) {
+        NotificationCenter.default.post(Notification(name: name, request: request))
+    }
+
+    public func requestDidResume(_ request: Request) { post(Request.didResumeNotification, request) }
+    public func requestDidSuspend(_ request: Request) { post(Request.didSuspendNotification, request) }
+    public func requestDidCancel(_ request: Request) { post(Request.didCancelNotification, request) }
+    public func requestDidFinish(_ request: Request) { post(Request.didFinishNotification, request) }
+    public func request(_ request: Request, didResumeTask task: SessionTask) { post(Request.didResumeTaskNotification, request) }
+    public func request(_ request: Request, didSuspendTask task: SessionTask) { post(Request.didSuspendTaskNotification, request) }
+    public func request(_ request: Request, didCancelTask task: SessionTask) { post(Request.didCancelTaskNotification, request) }
+    public func request(_ request: Request, didCompleteTask task: SessionTask, with error: AFError?) {
+        post(Request.didCompleteTaskNotification, request)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Decides whether, and in what form, a response goes into the session's response cache.
+public protocol CachedResponseHandler: Sendable {
+    /// Calls `completion` with the response to store, a changed one, or nil to store nothing.
+    func dataTask(_ task: SessionTask, willCacheResponse response: CachedURLResponse,
+                  completion: @escaping @Sendable (CachedURLResponse?) -> Void)
+}
+
+/// A `CachedResponseHandler` with one fixed behaviour.
+public struct ResponseCacher: Sendable {
+    /// What to do with a response about to be cached.
+    public enum Behavior: Sendable {
+        /// Store it as it is.
+        case cache
+        /// Store nothing.
+        case doNotCache
+        /// Store what the closure returns (nil stores nothing).
+        case modify(@Sendable (SessionTask, CachedURLResponse) -> CachedURLResponse?)
+    }
+
+    /// Stores every response.
+    public static let cache = ResponseCacher(behavior: .cache)
+    /// Stores nothing.
+    public static let doNotCache = ResponseCacher(behavior: .doNotCache)
+
+    public let behavior: Behavior
+
+    public init(behavior: Behavior) {
+        self.behavior = behavior
+    }
+}
+
+extension ResponseCacher: CachedResponseHandler {
+    public func dataTask(_ task: SessionTask, willCacheResponse response: CachedURLResponse,
+                         completion: @escaping @Sendable (CachedURLResponse?) -> Void) {
+        switch behavior {
+        case .cache: completion(response)
+        case .doNotCache: completion(nil)
+        case let .modify(closure): completion(closure(task, response))
+        }
+    }
+}
+
+extension CachedResponseHandler where Self == ResponseCacher {
+    /// Stores every response.
+    public static var cache: ResponseCacher { .cache }
+    /// Stores nothing.
+    public static var doNotCache: ResponseCacher { .doNotCache }
+    /// Stores what `closure` returns (nil stores nothing).
+    public static func modify(using closure: @escaping @Sendable (SessionTask, CachedURLResponse) -> CachedURLResponse?) -> ResponseCacher {
+        ResponseCacher(behavior: .modify(closure))
+    }
+}

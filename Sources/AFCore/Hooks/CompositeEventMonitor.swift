@@ -1,0 +1,141 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Several monitors behind one: each event is sent, asynchronously, to every monitor on that
+/// monitor's own queue.
+public final class CompositeEventMonitor: EventMonitor {
+    public let queue: DispatchQueue
+    /// The monitors, in the order they get each event.
+    public let monitors: [any EventMonitor]
+
+    init(queue: DispatchQueue, monitors: [any EventMonitor]) {
+        self.queue = queue
+        self.monitors = monitors.flatMap { ($0 as? CompositeEventMonitor)?.monitors ?? [$0] }
+    }
+
+    /// Whether any monitor may want the `didReceive response` and `didReceive data` events,
+    /// which cost a response and a copy per chunk on the engine thread.
+    var observesTransferEvents: Bool {
+        monitors.contains { monitor in
+            if monitor is AlamofireNotifications { return false }
+            if let closures = monitor as? ClosureEventMonitor {
+                return closures.dataTaskDidReceiveData != nil || closures.dataTaskDidReceiveResponse != nil
+            }
+            return true
+        }
+    }
+
+    func performEvent(_ event: @escaping @Sendable (any EventMonitor) -> Void) {
+        for monitor in monitors {
+            monitor.queue.async { event(monitor) }
+        }
+    }
+
+    public func session(_ session: Session, task: SessionTask, didReceive response: HTTPURLResponse) {
+        performEvent { $0.session(session, task: task, didReceive: response) }
+    }
+
+    public func session(_ session: Session, task: SessionTask, didReceive data: Data) {
+        performEvent { $0.session(session, task: task, didReceive: data) }
+    }
+
+    public func session(_ session: Session, task: SessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                        newRequest request: URLRequest) {
+        performEvent { $0.session(session, task: task, willPerformHTTPRedirection: response, newRequest: request) }
+    }
+
+    public func session(_ session: Session, task: SessionTask, willCacheResponse proposedResponse: CachedURLResponse) {
+        performEvent { $0.session(session, task: task, willCacheResponse: proposedResponse) }
+    }
+
+    public func session(_ session: Session, task: SessionTask, didFinishCollecting metrics: TaskMetrics) {
+        performEvent { $0.session(session, task: task, didFinishCollecting: metrics) }
+    }
+
+    public func session(_ session: Session, task: SessionTask, didCompleteWithError error: (any Error)?) {
+        performEvent { $0.session(session, task: task, didCompleteWithError: error) }
+    }
+
+    public func request(_ request: Request, didCreateInitialURLRequest urlRequest: URLRequest) {
+        performEvent { $0.request(request, didCreateInitialURLRequest: urlRequest) }
+    }
+
+    public func request(_ request: Request, didFailToCreateURLRequestWithError error: AFError) {
+        performEvent { $0.request(request, didFailToCreateURLRequestWithError: error) }
+    }
+
+    public func request(_ request: Request, didAdaptInitialRequest initialRequest: URLRequest, to adaptedRequest: URLRequest) {
+        performEvent { $0.request(request, didAdaptInitialRequest: initialRequest, to: adaptedRequest) }
+    }
+
+    public func request(_ request: Request, didFailToAdaptURLRequest initialRequest: URLRequest, withError error: AFError) {
+        performEvent { $0.request(request, didFailToAdaptURLRequest: initialRequest, withError: error) }
+    }
+
+    public func request(_ request: Request, didCreateURLRequest urlRequest: URLRequest) {
+        performEvent { $0.request(request, didCreateURLRequest: urlRequest) }
+    }
+
+    public func request(_ request: Request, didCreateTask task: SessionTask) {
+        performEvent { $0.request(request, didCreateTask: task) }
+    }
+
+    public func request(_ request: Request, didGatherMetrics metrics: TaskMetrics) {
+        performEvent { $0.request(request, didGatherMetrics: metrics) }
+    }
+
+    public func request(_ request: Request, didFailTask task: SessionTask, earlyWithError error: AFError) {
+        performEvent { $0.request(request, didFailTask: task, earlyWithError: error) }
+    }
+
+    public func request(_ request: Request, didCompleteTask task: SessionTask, with error: AFError?) {
+        performEvent { $0.request(request, didCompleteTask: task, with: error) }
+    }
+
+    public func requestIsRetrying(_ request: Request) {
+        performEvent { $0.requestIsRetrying(request) }
+    }
+
+    public func requestDidFinish(_ request: Request) {
+        performEvent { $0.requestDidFinish(request) }
+    }
+
+    public func requestDidResume(_ request: Request) {
+        performEvent { $0.requestDidResume(request) }
+    }
+
+    public func request(_ request: Request, didResumeTask task: SessionTask) {
+        performEvent { $0.request(request, didResumeTask: task) }
+    }
+
+    public func requestDidSuspend(_ request: Request) {
+        performEvent { $0.requestDidSuspend(request) }
+    }
+
+    public func request(_ request: Request, didSuspendTask task: SessionTask) {
+        performEvent { $0.request(request, didSuspendTask: task) }
+    }
+
+    public func requestDidCancel(_ request: Request) {
+        performEvent { $0.requestDidCancel(request) }
+    }
+
+    public func request(_ request: Request, didCancelTask task: SessionTask) {
+        performEvent { $0.request(request, didCancelTask: task) }
+    }
+
+    public func request(_ request: DataRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
+                        data: Data?, withResult result: Request.ValidationResult) {
+        performEvent { $0.request(request, didValidateRequest: urlRequest, response: response, data: data, withResult: result) }
+    }
+
+    public func request(_ request: DataRequest, didParseResponse response: DataResponse<Data?, AFError>) {
+        performEvent { $0.request(request, didParseResponse: response) }
+    }
+
+    public func request<Value>(_ request: DataRequest, didParseResponse response: DataResponse<Value, AFError>) {
+        performEvent { $0.request(request, didParseResponse: response) }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Decides what happens when a response redirects: follow, follow a changed request, or stop.
+public protocol RedirectHandler: Sendable {
+    /// Calls `completion` with the request to send next, or nil to stop and deliver the 3xx
+    /// response as the result.
+    func task(_ task: SessionTask, willBeRedirectedTo request: URLRequest, for response: HTTPURLResponse,
+              completion: @escaping @Sendable (URLRequest?) -> Void)
+}
+
+/// A `RedirectHandler` with one fixed behaviour.
+public struct Redirector: Sendable {
+    /// What to do with a redirect.
+    public enum Behavior: Sendable {
+        /// Follow it as AF would (method rules, credentials dropped across origins).
+        case follow
+        /// Stop; the 3xx response is the result.
+        case doNotFollow
+        /// Send what the closure returns instead (nil stops).
+        case modify(@Sendable (SessionTask, URLRequest, HTTPURLResponse) -> URLRequest?)
+    }
+
+    /// Follows every redirect.
+    public static let follow = Redirector(behavior: .follow)
+    /// Follows no redirect.
+    public static let doNotFollow = Redirector(behavior: .doNotFollow)
+
+    public let behavior: Behavior
+
+    public init(behavior: Behavior) {
+        self.behavior = behavior
+    }
+}
+
+extension Redirector: RedirectHandler {
+    public func task(_ task: SessionTask, willBeRedirectedTo request: URLRequest, for response: HTTPURLResponse,
+                     completion: @escaping @Sendable (URLRequest?) -> Void) {
+        switch behavior {
+        case .follow: completion(request)
+        case .doNotFollow: completion(nil)
+        case let .modify(closure): completion(closure(task, request, response))
+        }
+    }
+}
+
+extension RedirectHandler where Self == Redirector {
+    /// Follows every redirect.
+    public static var follow: Redirector { .follow }
+    /// Follows no redirect.
+    public static var doNotFollow: Redirector { .doNotFollow }
+    /// Sends what `closure` returns instead (nil stops).
+    public static func modify(using closure: @escaping @Sendable (SessionTask, URLRequest, HTTPURLResponse) -> URLRequest?) -> Redirector {
+        Redirector(behavior: .modify(closure))
+    }
+}
