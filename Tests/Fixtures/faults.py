@@ -7,14 +7,32 @@ Paths:
   /malformed-json   200 with Content-Type application/json and a broken body
   /garbage          answers with bytes that are not HTTP
   /connections      how many connections this server accepted so far (text/plain)
+  /flaky/KEY?fail=N&status=S&retry-after=V
+                    the first N requests for KEY get status S (default 503), with Retry-After V
+                    when given; later ones get 200 and {"attempt": n}
+  /flaky-close/KEY?fail=N
+                    the first N requests for KEY get the connection closed without an answer
+  /flaky-json/KEY?fail=N
+                    the first N requests for KEY get broken JSON, later ones {"attempt": n}
+  /basic-challenge  401 with a Basic challenge, or 200 echoing the Authorization it was sent
 Anything else: 404.
 """
+import json
 import socket
 import sys
 import threading
+from urllib.parse import parse_qs, urlsplit
 
 accepted = 0
 accepted_lock = threading.Lock()
+attempts = {}
+
+
+def next_attempt(key):
+    """Counts requests per key (1, 2, ...)."""
+    with accepted_lock:
+        attempts[key] = attempts.get(key, 0) + 1
+        return attempts[key]
 
 
 def respond(conn, status, body, content_type="text/plain", extra=b""):
@@ -34,9 +52,44 @@ def handle(conn):
                     if not chunk:
                         return
                     data += chunk
-                line = data.split(b"\r\n", 1)[0].decode("latin-1")
+                head_text = data.split(b"\r\n\r\n", 1)[0].decode("latin-1")
+                line = head_text.split("\r\n", 1)[0]
                 parts = line.split(" ")
-                path = parts[1] if len(parts) > 1 else "/"
+                target = urlsplit(parts[1] if len(parts) > 1 else "/")
+                path, query = target.path, parse_qs(target.query)
+                headers = {}
+                for header_line in head_text.split("\r\n")[1:]:
+                    name, _, value = header_line.partition(":")
+                    headers[name.strip().lower()] = value.strip()
+                fail = int(query.get("fail", ["0"])[0])
+                if path.startswith("/flaky/"):
+                    attempt = next_attempt(path)
+                    if attempt <= fail:
+                        extra = b""
+                        if "retry-after" in query:
+                            extra = f"Retry-After: {query['retry-after'][0]}\r\n".encode()
+                        status = query.get("status", ["503"])[0]
+                        respond(conn, f"{status} Failing", b"failing", extra=extra)
+                    else:
+                        respond(conn, "200 OK", json.dumps({"attempt": attempt}).encode(), "application/json")
+                    continue
+                if path.startswith("/flaky-close/"):
+                    if next_attempt(path) <= fail:
+                        return
+                    respond(conn, "200 OK", b'{"ok": true}', "application/json")
+                    continue
+                if path.startswith("/flaky-json/"):
+                    attempt = next_attempt(path)
+                    body = b'{"attempt": ' if attempt <= fail else json.dumps({"attempt": attempt}).encode()
+                    respond(conn, "200 OK", body, "application/json")
+                    continue
+                if path == "/basic-challenge":
+                    if "authorization" in headers:
+                        respond(conn, "200 OK", headers["authorization"].encode())
+                    else:
+                        respond(conn, "401 Unauthorized", b"who are you",
+                                extra=b'WWW-Authenticate: Basic realm="af"\r\n')
+                    continue
                 if path == "/close-mid-body":
                     conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n0123456789")
                     return

@@ -7,11 +7,19 @@ import FoundationNetworking
 /// A Session for one test, created after the servers are up (so it trusts the test CA).
 func makeSession(configuration: URLSessionConfiguration = URLSessionConfiguration.af.default,
                  startRequestsImmediately: Bool = true,
-                 requestSetup: Session.RequestSetup = .lazy) -> Session {
+                 requestSetup: Session.RequestSetup = .lazy,
+                 interceptor: (any RequestInterceptor)? = nil,
+                 redirectHandler: (any RedirectHandler)? = nil,
+                 cachedResponseHandler: (any CachedResponseHandler)? = nil,
+                 eventMonitors: [any EventMonitor] = [AlamofireNotifications()]) -> Session {
     _ = TestServers.shared
     return Session(configuration: configuration, startRequestsImmediately: startRequestsImmediately,
-                   requestSetup: requestSetup)
+                   requestSetup: requestSetup, interceptor: interceptor, redirectHandler: redirectHandler,
+                   cachedResponseHandler: cachedResponseHandler, eventMonitors: eventMonitors)
 }
+
+/// A key no other test uses, for the fault server's per-key counters.
+func uniqueKey() -> String { UUID().uuidString }
 
 /// Shortcuts to the test servers' URLs.
 enum Server {

@@ -1,0 +1,53 @@
+@testable import AFCore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// RetryPolicy's defaults and Retry-After reading, without a server.
+@Suite struct RetryPolicyTests {
+    @Test func alamofireDefaults() {
+        let policy = RetryPolicy()
+        #expect(policy.retryLimit == 2)
+        #expect(policy.exponentialBackoffBase == 2)
+        #expect(policy.exponentialBackoffScale == 0.5)
+        #expect(policy.retryableHTTPMethods == [.delete, .get, .head, .options, .put, .trace])
+        #expect(policy.retryableHTTPStatusCodes == [408, 500, 502, 503, 504])
+        #expect(policy.retryableURLErrorCodes.contains(.timedOut))
+        #expect(policy.retryableURLErrorCodes.contains(.networkConnectionLost))
+        #expect(!policy.retryableURLErrorCodes.contains(.cancelled))
+        #expect(!policy.retryableURLErrorCodes.contains(.badURL))
+        #expect(!policy.retryableURLErrorCodes.contains(.serverCertificateUntrusted))
+        #expect(policy.retryAfter == nil)
+        #expect(RetryPolicy(exponentialBackoffBase: 1).exponentialBackoffBase == 2)
+    }
+
+    private func response(_ headers: [String: String]) -> HTTPURLResponse {
+        HTTPURLResponse(url: URL(string: "http://example.invalid/")!, statusCode: 503, httpVersion: "HTTP/1.1",
+                        headerFields: headers)!
+    }
+
+    @Test func retryAfterSeconds() {
+        #expect(RetryAfterPolicy.default.delay(for: response(["Retry-After": "120"])) == 120)
+        #expect(RetryAfterPolicy.default.delay(for: response(["Retry-After": " 0 "])) == 0)
+        #expect(RetryAfterPolicy.default.delay(for: response(["Retry-After": "-3"])) == nil)
+        #expect(RetryAfterPolicy.default.delay(for: response(["Retry-After": "soon"])) == nil)
+        #expect(RetryAfterPolicy.default.delay(for: response([:])) == nil)
+    }
+
+    @Test func retryAfterDateIsMeasuredFromTheResponseDate() {
+        let headers = ["Retry-After": "Sun, 06 Nov 1994 08:50:07 GMT", "Date": "Sun, 06 Nov 1994 08:49:37 GMT"]
+        #expect(RetryAfterPolicy.default.delay(for: response(headers)) == 30)
+        // Without Date, from now; a date in the past means no wait.
+        #expect(RetryAfterPolicy.default.delay(for: response(["Retry-After": "Sun, 06 Nov 1994 08:50:07 GMT"])) == 0)
+    }
+
+    @Test func httpDateForms() {
+        let expected = Date(timeIntervalSince1970: 784_111_777)
+        #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT") == expected)
+        #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == expected)
+        #expect(HTTPDate.parse("Sun Nov  6 08:49:37 1994") == expected)
+        #expect(HTTPDate.parse("06/11/1994") == nil)
+    }
+}

@@ -1,0 +1,174 @@
+@testable import AFCore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// Adaptation and retry through the whole pipeline, against the fault server and httpbin.
+@Suite(.timeLimit(.minutes(1))) struct RetryTests {
+    struct Failure: Error { let reason: String }
+
+    /// Retries whatever fails, a fixed number of times, without delay.
+    final class CountingRetrier: RequestInterceptor, @unchecked Sendable {
+        let limit: Int
+        let asked = Protected(0)
+        init(limit: Int) { self.limit = limit }
+
+        func retry(_ request: Request, for session: Session, dueTo error: any Error,
+                   completion: @escaping @Sendable (RetryResult) -> Void) {
+            asked.withLock { $0 += 1 }
+            completion(request.retryCount < limit ? .retry : .doNotRetry)
+        }
+    }
+
+    private static let fastPolicy = RetryPolicy(exponentialBackoffScale: 0.01)
+
+    @Test func sessionAdapterRunsBeforeTheRequestAdapter() async throws {
+        func appending(_ value: String) -> Adapter {
+            Adapter { request, _, completion in
+                var request = request
+                let current = request.value(forHTTPHeaderField: "X-Order").map { $0 + "," } ?? ""
+                request.setValue(current + value, forHTTPHeaderField: "X-Order")
+                completion(.success(request))
+            }
+        }
+        let session = makeSession(interceptor: appending("session"))
+        let request = session.request(Server.httpbin("/headers"), interceptor: appending("request"))
+            .adapt(using: appending("added"))
+        let echo = try await request.serializingDecodable(HTTPBinResponse.self).value
+        #expect(echo.headers["X-Order"] == "session,request,added")
+        #expect(request.requests.count == 2)  // the initial request and the adapted one
+    }
+
+    @Test func adapterFailureIsRequestAdaptationFailed() async {
+        let session = makeSession(interceptor: Adapter { _, _, completion in completion(.failure(Failure(reason: "no token"))) })
+        let error = await session.request(Server.httpbin("/get")).serializingData().response.error
+        guard case let .requestAdaptationFailed(underlying) = error else {
+            Issue.record("expected requestAdaptationFailed, got \(String(describing: error))")
+            return
+        }
+        #expect((underlying as? Failure)?.reason == "no token")
+    }
+
+    @Test func retrierRunsTheRequestAgainUntilItSucceeds() async throws {
+        let retrier = CountingRetrier(limit: 5)
+        let session = makeSession(interceptor: retrier)
+        let request = session.request(Server.faults("/flaky/\(uniqueKey())?fail=2")).validate()
+        let value = try await request.serializingDecodable([String: Int].self).value
+        #expect(value["attempt"] == 3)
+        #expect(request.retryCount == 2)
+        #expect(request.tasks.count == 3)
+        #expect(request.allMetrics.count == 3)
+        #expect(retrier.asked.value == 2)
+    }
+
+    @Test func retryPolicyGivesUpAtItsLimit() async {
+        let session = makeSession(interceptor: Self.fastPolicy)
+        let request = session.request(Server.httpbin("/status/503")).validate()
+        let error = await request.serializingData().response.error
+        #expect(error?.responseCode == 503)
+        #expect(request.retryCount == 2)
+    }
+
+    @Test func retryPolicyDoesNotRetryPOST() async {
+        let session = makeSession(interceptor: Self.fastPolicy)
+        let request = session.request(Server.httpbin("/status/503"), method: .post).validate()
+        _ = await request.serializingData().response
+        #expect(request.retryCount == 0)
+    }
+
+    @Test func retryPolicyIgnoresStatusCodesWithoutValidation() async {
+        // A 503 with a body and no validate() is a success: no error, nothing to retry.
+        let session = makeSession(interceptor: Self.fastPolicy)
+        let request = session.request(Server.faults("/flaky/\(uniqueKey())?fail=5"))
+        let response = await request.serializingString().response
+        #expect(response.response?.statusCode == 503)
+        #expect(response.value == "failing")
+        #expect(request.retryCount == 0)
+    }
+
+    @Test func anEmptyErrorBodyFailsSerializationAndIsRetried() async {
+        // As in Alamofire: an empty 503 fails DataResponseSerializer, and that failure goes to
+        // the retriers too.
+        let session = makeSession(interceptor: Self.fastPolicy)
+        let request = session.request(Server.httpbin("/status/503"))
+        let error = await request.serializingData().response.error
+        #expect(error?.isResponseSerializationError == true)
+        #expect(request.retryCount == 2)
+    }
+
+    @Test func connectionLostRetryPolicyRetriesALostConnection() async throws {
+        let session = makeSession(interceptor: ConnectionLostRetryPolicy(exponentialBackoffScale: 0.01))
+        let request = session.request(Server.faults("/flaky-close/\(uniqueKey())?fail=1"))
+        _ = try await request.serializingData().value
+        #expect(request.retryCount == 1)
+        #expect(request.tasks.first?.state == .completed)
+    }
+
+    @Test func retryAfterIsHonouredWhenAskedFor() async throws {
+        let policy = RetryPolicy(exponentialBackoffScale: 0.01, retryAfter: RetryAfterPolicy(maximumDelay: 5))
+        let session = makeSession(interceptor: policy)
+        let request = session.request(Server.faults("/flaky/\(uniqueKey())?fail=1&status=429&retry-after=0")).validate()
+        _ = try await request.serializingData().value
+        #expect(request.retryCount == 1)
+    }
+
+    @Test func retryAfterIsNotReadByDefault() async {
+        let session = makeSession(interceptor: Self.fastPolicy)
+        let request = session.request(Server.faults("/flaky/\(uniqueKey())?fail=1&status=429&retry-after=0")).validate()
+        let error = await request.serializingData().response.error
+        #expect(error?.responseCode == 429)
+        #expect(request.retryCount == 0)
+    }
+
+    @Test func retryAfterLongerThanTheCapIsNotWaitedFor() async {
+        let policy = RetryPolicy(retryAfter: RetryAfterPolicy(maximumDelay: 1))
+        let session = makeSession(interceptor: policy)
+        let request = session.request(Server.faults("/flaky/\(uniqueKey())?fail=1&status=503&retry-after=3600")).validate()
+        let error = await request.serializingData().response.error
+        #expect(error?.responseCode == 503)
+        #expect(request.retryCount == 0)
+    }
+
+    @Test func retrierErrorIsRequestRetryFailed() async {
+        let session = makeSession(interceptor: Retrier { _, _, _, completion in
+            completion(.doNotRetryWithError(Failure(reason: "gave up")))
+        })
+        let error = await session.request(Server.httpbin("/status/500")).validate().serializingData().response.error
+        guard case let .requestRetryFailed(retryError, originalError) = error else {
+            Issue.record("expected requestRetryFailed, got \(String(describing: error))")
+            return
+        }
+        #expect((retryError as? Failure)?.reason == "gave up")
+        #expect((originalError as? AFError)?.responseCode == 500)
+    }
+
+    @Test func aFailingSerializerAsksTheRetriersAgain() async throws {
+        struct Attempt: Decodable, Sendable { let attempt: Int }
+        let session = makeSession(interceptor: CountingRetrier(limit: 1))
+        let request = session.request(Server.faults("/flaky-json/\(uniqueKey())?fail=1"))
+        let value = try await request.serializingDecodable(Attempt.self).value
+        #expect(value.attempt == 2)
+        #expect(request.retryCount == 1)
+    }
+
+    @Test func aRetryDelayDoesNotHoldTheSession() async throws {
+        // One request waits 30 s before its retry; another on the same session must finish
+        // meanwhile (the time limit fails the test if the delay blocks the root queue).
+        let session = makeSession(interceptor: Retrier { request, _, _, completion in
+            completion(request.retryCount == 0 ? .retryWithDelay(30) : .doNotRetry)
+        })
+        let waiting = session.request(Server.httpbin("/status/500")).validate()
+        let waitingTask = waiting.serializingData()
+        _ = await response { done in waiting.onURLSessionTaskCreation(on: .main) { done($0) } }
+        let other = try await session.request(Server.httpbin("/get")).serializingData().value
+        #expect(!other.isEmpty)
+        waiting.cancel()
+        // Cancelled while waiting: it ends at once, keeping the error of its attempt (as Alamofire).
+        let error = await waitingTask.response.error
+        #expect(error?.responseCode == 500)
+        #expect(waiting.isCancelled)
+        #expect(waiting.retryCount == 0)
+    }
+}
