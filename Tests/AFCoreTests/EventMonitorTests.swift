@@ -1,0 +1,159 @@
+@testable import AFCore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// Records the names of the events it gets, in order, on its own queue.
+final class EventRecorder: EventMonitor, @unchecked Sendable {
+    let queue = DispatchQueue(label: "test.event-recorder")
+    private let events = Protected<[String]>([])
+    let receivedData = Protected(Data())
+
+    /// The events so far, once every event already sent has been delivered.
+    var recorded: [String] {
+        queue.sync {}
+        return events.value
+    }
+
+    private func record(_ name: String) { events.withLock { $0.append(name) } }
+
+    func session(_ session: Session, task: SessionTask, didReceive response: HTTPURLResponse) { record("didReceiveResponse") }
+    func session(_ session: Session, task: SessionTask, didReceive data: Data) {
+        receivedData.withLock { $0.append(data) }
+    }
+    func session(_ session: Session, task: SessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                 newRequest request: URLRequest) { record("willPerformHTTPRedirection") }
+    func session(_ session: Session, task: SessionTask, didFinishCollecting metrics: TaskMetrics) { record("didFinishCollecting") }
+    func session(_ session: Session, task: SessionTask, didCompleteWithError error: (any Error)?) { record("taskDidComplete") }
+    func request(_ request: Request, didCreateInitialURLRequest urlRequest: URLRequest) { record("didCreateInitialURLRequest") }
+    func request(_ request: Request, didFailToCreateURLRequestWithError error: AFError) { record("didFailToCreateURLRequest") }
+    func request(_ request: Request, didAdaptInitialRequest initialRequest: URLRequest, to adaptedRequest: URLRequest) {
+        record("didAdaptInitialRequest")
+    }
+    func request(_ request: Request, didFailToAdaptURLRequest initialRequest: URLRequest, withError error: AFError) {
+        record("didFailToAdaptURLRequest")
+    }
+    func request(_ request: Request, didCreateURLRequest urlRequest: URLRequest) { record("didCreateURLRequest") }
+    func request(_ request: Request, didCreateTask task: SessionTask) { record("didCreateTask") }
+    func request(_ request: Request, didGatherMetrics metrics: TaskMetrics) { record("didGatherMetrics") }
+    func request(_ request: Request, didCompleteTask task: SessionTask, with error: AFError?) { record("didCompleteTask") }
+    func requestIsRetrying(_ request: Request) { record("requestIsRetrying") }
+    func requestDidFinish(_ request: Request) { record("requestDidFinish") }
+    func requestDidResume(_ request: Request) { record("requestDidResume") }
+    func request(_ request: Request, didResumeTask task: SessionTask) { record("didResumeTask") }
+    func requestDidSuspend(_ request: Request) { record("requestDidSuspend") }
+    func request(_ request: Request, didSuspendTask task: SessionTask) { record("didSuspendTask") }
+    func requestDidCancel(_ request: Request) { record("requestDidCancel") }
+    func request(_ request: Request, didCancelTask task: SessionTask) { record("didCancelTask") }
+    func request(_ request: DataRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
+                 data: Data?, withResult result: Request.ValidationResult) { record("didValidateRequest") }
+    func request(_ request: DataRequest, didParseResponse response: DataResponse<Data?, AFError>) { record("didParseResponse(Data?)") }
+    func request<Value>(_ request: DataRequest, didParseResponse response: DataResponse<Value, AFError>) {
+        record("didParseResponse")
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct EventMonitorTests {
+    @Test func aSuccessfulRequestEmitsItsLifecycleInOrder() async throws {
+        let recorder = EventRecorder()
+        let session = makeSession(eventMonitors: [recorder])
+        let data = try await session.request(Server.httpbin("/get")).validate().serializingData().value
+        #expect(recorder.recorded == [
+            "requestDidResume", "didCreateInitialURLRequest", "didCreateURLRequest", "didCreateTask", "didResumeTask",
+            "didReceiveResponse", "didFinishCollecting", "taskDidComplete", "didGatherMetrics",
+            "didValidateRequest", "didValidateRequest",  // validate() is status code, then content type
+            "didCompleteTask", "requestDidFinish", "didParseResponse",
+        ])
+        #expect(recorder.receivedData.value == data)
+    }
+
+    @Test func adaptationRetriesAndRedirectsAreReported() async throws {
+        let recorder = EventRecorder()
+        let adapter = Adapter { request, _, completion in completion(.success(request)) }
+        let retrier = Retrier { request, _, _, completion in completion(request.retryCount == 0 ? .retry : .doNotRetry) }
+        let session = makeSession(interceptor: Interceptor(adapter: adapter, retrier: retrier), eventMonitors: [recorder])
+        _ = await session.request(Server.httpbin("/redirect/1")).validate(statusCode: [201]).serializingData().response
+        let events = recorder.recorded
+        #expect(events.filter { $0 == "didAdaptInitialRequest" }.count == 2)
+        #expect(events.filter { $0 == "willPerformHTTPRedirection" }.count == 2)
+        #expect(events.filter { $0 == "requestIsRetrying" }.count == 1)
+        #expect(events.filter { $0 == "requestDidFinish" }.count == 1)
+    }
+
+    @Test func adaptationFailureIsReported() async {
+        let recorder = EventRecorder()
+        struct NoToken: Error {}
+        let session = makeSession(interceptor: Adapter { _, _, completion in completion(.failure(NoToken())) },
+                                  eventMonitors: [recorder])
+        _ = await session.request(Server.httpbin("/get")).serializingData().response
+        #expect(recorder.recorded.contains("didFailToAdaptURLRequest"))
+        #expect(!recorder.recorded.contains("didCreateTask"))
+    }
+
+    @Test func suspendResumeAndCancelAreReported() async {
+        let recorder = EventRecorder()
+        let session = makeSession(eventMonitors: [recorder])
+        let request = session.request(Server.faults("/stall"))
+        let task = request.serializingData()
+        _ = await response { done in request.onURLSessionTaskCreation(on: .main) { done($0) } }
+        request.suspend()
+        request.resume()
+        request.cancel()
+        _ = await task.response
+        let events = recorder.recorded
+        for name in ["requestDidSuspend", "didSuspendTask", "requestDidCancel", "didCancelTask"] {
+            #expect(events.contains(name), "missing \(name)")
+        }
+        #expect(events.filter { $0 == "requestDidResume" }.count == 2)
+    }
+
+    @Test func aSlowMonitorDoesNotSlowTheRequest() async throws {
+        // The monitor's queue stays blocked until the response arrived: delivery must not wait.
+        let blocked = ClosureEventMonitor(queue: DispatchQueue(label: "test.blocked-monitor"))
+        let release = DispatchSemaphore(value: 0)
+        blocked.queue.async { release.wait() }
+        let finished = Protected(false)
+        blocked.requestDidFinish = { _ in finished.withLock { $0 = true } }
+        let session = makeSession(eventMonitors: [blocked])
+        _ = try await session.request(Server.httpbin("/get")).serializingData().value
+        #expect(!finished.value)
+        release.signal()
+        blocked.queue.sync {}
+        #expect(finished.value)
+    }
+
+    @Test func requestMonitorsGetRequestEventsOnly() async throws {
+        let recorder = EventRecorder()
+        let session = makeSession(eventMonitors: [])
+        _ = try await session.request(Server.httpbin("/get")).eventMonitor(recorder).serializingData().value
+        let events = recorder.recorded
+        #expect(events.contains("requestDidFinish"))
+        #expect(!events.contains("taskDidComplete"))
+    }
+
+    @Test func closureMonitorReceivesData() async throws {
+        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.closure-monitor"))
+        let received = Protected(Data())
+        monitor.dataTaskDidReceiveData = { _, _, data in received.withLock { $0.append(data) } }
+        let session = makeSession(eventMonitors: [monitor])
+        let data = try await session.request(Server.httpbin("/bytes/50000")).serializingData().value
+        monitor.queue.sync {}
+        #expect(received.value == data)
+    }
+
+    @Test func notificationsArePosted() async throws {
+        let session = makeSession()
+        let request = session.request(Server.httpbin("/get"))
+        let finished = Protected(false)
+        let observer = NotificationCenter.default.addObserver(forName: Request.didFinishNotification, object: nil,
+                                                              queue: nil) { notification in
+            if notification.request == request { finished.withLock { $0 = true } }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        _ = try await request.serializingData().value
+        DispatchQueue.main.sync {}  // notifications are posted on the monitor's queue, main
+        #expect(finished.value)
+    }
+}
