@@ -78,7 +78,8 @@ import Testing
     }
 
     @Test func authorizationIsDroppedAcrossOrigins() async throws {
-        let session = makeSession()
+        // Ephemeral: cookies other tests left in the shared storage would be sent legitimately.
+        let session = makeSession(configuration: .af.ephemeral)
         // httpbin (gunicorn) and nginx listen on different ports: different origins.
         let target = Server.http("/headers").addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         let value = try await session.request(Server.httpbin("/redirect-to?url=\(target)"),

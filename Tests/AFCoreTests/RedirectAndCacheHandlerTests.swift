@@ -127,7 +127,7 @@ import Testing
     }
 
     @Test func digestChallenge() async throws {
-        let session = makeSession()
+        let session = makeSession(configuration: .af.ephemeral)  // httpbin sets a cookie here
         let response = await session.request(Server.httpbin("/digest-auth/auth/user/secret"))
             .authenticate(with: URLCredential(user: "user", password: "secret", persistence: .none))
             .serializingData().response
