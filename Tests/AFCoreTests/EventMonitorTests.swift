@@ -146,14 +146,22 @@ final class EventRecorder: EventMonitor, @unchecked Sendable {
     @Test func notificationsArePosted() async throws {
         let session = makeSession()
         let request = session.request(Server.httpbin("/get"))
-        let finished = Protected(false)
-        let observer = NotificationCenter.default.addObserver(forName: Request.didFinishNotification, object: nil,
-                                                              queue: nil) { notification in
-            if notification.request == request { finished.withLock { $0 = true } }
+        var observers: [any NSObjectProtocol] = []
+        let names: [Notification.Name] = [Request.didResumeNotification, Request.didResumeTaskNotification,
+                                          Request.didCompleteTaskNotification, Request.didFinishNotification]
+        let seen: [Notification.Name] = await withCheckedContinuation { continuation in
+            let collected = Protected<[Notification.Name]>([])
+            for name in names {
+                let observer = NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { note in
+                    guard note.request == request else { return }
+                    let all = collected.withLock { $0.append(note.name); return $0 }
+                    if note.name == Request.didFinishNotification { continuation.resume(returning: all) }
+                }
+                observers.append(observer)
+            }
+            request.resume()
         }
-        defer { NotificationCenter.default.removeObserver(observer) }
-        _ = try await request.serializingData().value
-        DispatchQueue.main.sync {}  // notifications are posted on the monitor's queue, main
-        #expect(finished.value)
+        observers.forEach { NotificationCenter.default.removeObserver($0) }
+        #expect(seen == names)
     }
 }

@@ -8,10 +8,11 @@ extension Request {
     /// The session that runs the request, if it still exists.
     var session: Session? { delegate as? Session }
 
-    /// Sends `event` to the session's monitors and to this request's own.
-    func emit(_ event: @escaping @Sendable (any EventMonitor) -> Void) {
+    /// Sends `event` to the session's monitors and to this request's own. `notifies`: the event
+    /// is one that `AlamofireNotifications` posts.
+    func emit(notifies: Bool = false, _ event: @escaping @Sendable (any EventMonitor) -> Void) {
         if let composite = eventMonitor as? CompositeEventMonitor {
-            composite.performEvent(event)
+            if notifies { composite.performNotifiedEvent(event) } else { composite.performEvent(event) }
         } else if let eventMonitor {
             eventMonitor.queue.async { event(eventMonitor) }
         }
@@ -83,10 +84,10 @@ extension Request {
         switch state {
         case .resumed:
             task.resume()
-            emit { $0.request(self, didResumeTask: task) }
+            emit(notifies: true) { $0.request(self, didResumeTask: task) }
         case .cancelled:
             task.cancel()
-            emit { $0.request(self, didCancelTask: task) }
+            emit(notifies: true) { $0.request(self, didCancelTask: task) }
         case .initialized, .suspended, .finished:
             break
         }
@@ -110,7 +111,7 @@ extension Request {
         emit { $0.request(self, didGatherMetrics: result.metrics) }
         validators.forEach { $0() }
         let error = error
-        emit { $0.request(self, didCompleteTask: task, with: error) }
+        emit(notifies: true) { $0.request(self, didCompleteTask: task, with: error) }
         retryOrFinish(error: error)
     }
 
@@ -152,7 +153,7 @@ extension Request {
         }
         guard shouldFinish else { return }
         processNextResponseSerializer()
-        emit { $0.requestDidFinish(self) }
+        emit(notifies: true) { $0.requestDidFinish(self) }
     }
 }
 

@@ -141,7 +141,7 @@ public class Request: @unchecked Sendable {
             return .resumed
         }
         if case .none = action { return self }
-        underlyingQueue.async { self.emit { $0.requestDidResume(self) } }
+        underlyingQueue.async { self.emit(notifies: true) { $0.requestDidResume(self) } }
         switch action {
         case .none, .resumed: break
         case .setup:
@@ -152,7 +152,7 @@ public class Request: @unchecked Sendable {
             }
         case let .resumeTask(task):
             task.resume()
-            underlyingQueue.async { self.emit { $0.request(self, didResumeTask: task) } }
+            underlyingQueue.async { self.emit(notifies: true) { $0.request(self, didResumeTask: task) } }
         }
         return self
     }
@@ -166,10 +166,10 @@ public class Request: @unchecked Sendable {
             return (true, state.tasks.last.flatMap { $0.state == .completed ? nil : $0 })
         }
         guard suspended else { return self }
-        underlyingQueue.async { self.emit { $0.requestDidSuspend(self) } }
+        underlyingQueue.async { self.emit(notifies: true) { $0.requestDidSuspend(self) } }
         if let task {
             task.suspend()
-            underlyingQueue.async { self.emit { $0.request(self, didSuspendTask: task) } }
+            underlyingQueue.async { self.emit(notifies: true) { $0.request(self, didSuspendTask: task) } }
         }
         return self
     }
@@ -186,12 +186,12 @@ public class Request: @unchecked Sendable {
             return .finish
         }
         if case .none = action { return self }
-        underlyingQueue.async { self.emit { $0.requestDidCancel(self) } }
+        underlyingQueue.async { self.emit(notifies: true) { $0.requestDidCancel(self) } }
         switch action {
         case .none: break
         case let .cancelTask(task):
             task.cancel()
-            underlyingQueue.async { self.emit { $0.request(self, didCancelTask: task) } }
+            underlyingQueue.async { self.emit(notifies: true) { $0.request(self, didCancelTask: task) } }
         case .finish: underlyingQueue.async { self.finish() }
         }
         return self

@@ -36,7 +36,12 @@ extension String {
 
 /// Posts the `Request.did…Notification`s on `NotificationCenter.default`. Part of every
 /// Session's monitors unless `eventMonitors` says otherwise.
+///
+/// Unlike Alamofire, it posts from its own serial queue, not the main queue: Linux daemons often
+/// never run the main queue, and events for it would pile up without bound.
 public final class AlamofireNotifications: EventMonitor {
+    public let queue = DispatchQueue(label: "org.alamofire.notifications")
+
     public init() {}
 
     private func post(_ name: Notification.Name, _ request: Request) {

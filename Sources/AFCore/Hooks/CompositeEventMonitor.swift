@@ -10,16 +10,23 @@ public final class CompositeEventMonitor: EventMonitor {
     /// The monitors, in the order they get each event.
     public let monitors: [any EventMonitor]
 
+    /// The monitors that may implement any event.
+    private let observers: [any EventMonitor]
+    /// The notification posters, which implement eight request events only: the other events
+    /// are not sent to them at all, so a session with the default monitors pays for no more.
+    private let notifiers: [AlamofireNotifications]
+
     init(queue: DispatchQueue, monitors: [any EventMonitor]) {
         self.queue = queue
         self.monitors = monitors.flatMap { ($0 as? CompositeEventMonitor)?.monitors ?? [$0] }
+        observers = self.monitors.filter { !($0 is AlamofireNotifications) }
+        notifiers = self.monitors.compactMap { $0 as? AlamofireNotifications }
     }
 
     /// Whether any monitor may want the `didReceive response` and `didReceive data` events,
     /// which cost a response and a copy per chunk on the engine thread.
     var observesTransferEvents: Bool {
-        monitors.contains { monitor in
-            if monitor is AlamofireNotifications { return false }
+        observers.contains { monitor in
             if let closures = monitor as? ClosureEventMonitor {
                 return closures.dataTaskDidReceiveData != nil || closures.dataTaskDidReceiveResponse != nil
             }
@@ -27,9 +34,18 @@ public final class CompositeEventMonitor: EventMonitor {
         }
     }
 
+    /// Sends an event that notification posters ignore.
     func performEvent(_ event: @escaping @Sendable (any EventMonitor) -> Void) {
-        for monitor in monitors {
+        for monitor in observers {
             monitor.queue.async { event(monitor) }
+        }
+    }
+
+    /// Sends one of the eight events that are also posted as notifications.
+    func performNotifiedEvent(_ event: @escaping @Sendable (any EventMonitor) -> Void) {
+        performEvent(event)
+        for notifier in notifiers {
+            notifier.queue.async { event(notifier) }
         }
     }
 
@@ -91,7 +107,7 @@ public final class CompositeEventMonitor: EventMonitor {
     }
 
     public func request(_ request: Request, didCompleteTask task: SessionTask, with error: AFError?) {
-        performEvent { $0.request(request, didCompleteTask: task, with: error) }
+        performNotifiedEvent { $0.request(request, didCompleteTask: task, with: error) }
     }
 
     public func requestIsRetrying(_ request: Request) {
@@ -99,31 +115,31 @@ public final class CompositeEventMonitor: EventMonitor {
     }
 
     public func requestDidFinish(_ request: Request) {
-        performEvent { $0.requestDidFinish(request) }
+        performNotifiedEvent { $0.requestDidFinish(request) }
     }
 
     public func requestDidResume(_ request: Request) {
-        performEvent { $0.requestDidResume(request) }
+        performNotifiedEvent { $0.requestDidResume(request) }
     }
 
     public func request(_ request: Request, didResumeTask task: SessionTask) {
-        performEvent { $0.request(request, didResumeTask: task) }
+        performNotifiedEvent { $0.request(request, didResumeTask: task) }
     }
 
     public func requestDidSuspend(_ request: Request) {
-        performEvent { $0.requestDidSuspend(request) }
+        performNotifiedEvent { $0.requestDidSuspend(request) }
     }
 
     public func request(_ request: Request, didSuspendTask task: SessionTask) {
-        performEvent { $0.request(request, didSuspendTask: task) }
+        performNotifiedEvent { $0.request(request, didSuspendTask: task) }
     }
 
     public func requestDidCancel(_ request: Request) {
-        performEvent { $0.requestDidCancel(request) }
+        performNotifiedEvent { $0.requestDidCancel(request) }
     }
 
     public func request(_ request: Request, didCancelTask task: SessionTask) {
-        performEvent { $0.request(request, didCancelTask: task) }
+        performNotifiedEvent { $0.request(request, didCancelTask: task) }
     }
 
     public func request(_ request: DataRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
