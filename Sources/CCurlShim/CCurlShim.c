@@ -62,3 +62,7 @@ size_t afc_readfunc_abort(void) { return CURL_READFUNC_ABORT; }
 long afc_httpauth_basic_digest(void) {
     return (long)(CURLAUTH_BASIC | CURLAUTH_DIGEST);
 }
+
+CURLcode afc_easy_setopt_seek_callback(CURL *handle, afc_seek_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, callback);
+}

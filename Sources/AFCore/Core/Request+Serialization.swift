@@ -53,6 +53,7 @@ extension Request {
             serializationQueue.async { serializer() }
         case let .complete(completions):
             completions.forEach { $0() }
+            cleanup()
             delegate?.cleanup(after: self)
         }
     }

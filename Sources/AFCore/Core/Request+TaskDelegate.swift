@@ -14,6 +14,10 @@ extension Request: SessionTaskDelegate {
         emitSessionEvent { $0.session($1, task: task, didReceive: response) }
     }
 
+    func task(_ task: SessionTask, didUpdate progress: TransferProgress) {
+        didUpdate(progress, task: task)
+    }
+
     func task(_ task: SessionTask, didReceive data: Data) {
         emitSessionEvent { $0.session($1, task: task, didReceive: data) }
     }

@@ -39,6 +39,9 @@ public class Request: @unchecked Sendable {
         var urlRequestHandler: (queue: DispatchQueue, handler: @Sendable (URLRequest) -> Void)?
         var taskHandler: (queue: DispatchQueue, handler: @Sendable (SessionTask) -> Void)?
         var cURLHandler: (queue: DispatchQueue, handler: @Sendable (String) -> Void)?
+        var uploadProgressHandler: (queue: DispatchQueue, handler: ProgressHandler)?
+        var downloadProgressHandler: (queue: DispatchQueue, handler: ProgressHandler)?
+        var lastProgress = TransferProgress()
         var redirectHandler: (any RedirectHandler)?
         var cachedResponseHandler: (any CachedResponseHandler)?
         var credential: URLCredential?
@@ -50,6 +53,14 @@ public class Request: @unchecked Sendable {
     }
 
     let mutableState = Protected(MutableState())
+
+    /// Bytes of the request body sent, of those expected (0 when unknown).
+    public let uploadProgress = Progress(totalUnitCount: 0)
+    /// Bytes of the response body received, of those expected (0 when unknown).
+    public let downloadProgress = Progress(totalUnitCount: 0)
+
+    /// Whether `uploadProgress` is kept current even without a handler (uploads).
+    var reportsUploadProgress: Bool { false }
 
     init(id: UUID = .fastRandom(), underlyingQueue: DispatchQueue, serializationQueue: DispatchQueue,
          eventMonitor: (any EventMonitor)?, interceptor: (any RequestInterceptor)?,
@@ -70,6 +81,9 @@ public class Request: @unchecked Sendable {
 
     /// Keeps what a subclass needs of a finished task (its body, its file); runs before validation.
     func store(_ result: SessionTask.Result) {}
+
+    /// Releases what the request holds once its handlers ran (an upload's temporary file).
+    func cleanup() {}
 
     // MARK: State
 

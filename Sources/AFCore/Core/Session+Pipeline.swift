@@ -29,8 +29,20 @@ extension Session {
     /// Builds the attempt's URLRequest on `requestQueue`.
     private func build(_ request: Request) {
         requestQueue.async {
+            var uploadable: UploadRequest.Uploadable?
+            if let upload = request as? UploadRequest {
+                do {
+                    uploadable = try upload.makeUploadable()
+                } catch {
+                    let error = error.asAFError(or: .createUploadableFailed(error: error))
+                    return self.rootQueue.async { upload.didFailToCreateUploadable(with: error) }
+                }
+            }
             let result = Result { try request.makeURLRequest() }
-            self.rootQueue.async { self.didBuild(result, for: request) }
+            self.rootQueue.async { [uploadable] in
+                if let uploadable, let upload = request as? UploadRequest { upload.didCreateUploadable(uploadable) }
+                self.didBuild(result, for: request)
+            }
         }
     }
 
@@ -72,7 +84,8 @@ extension Session {
         guard !request.isCancelled else { return }
         let task = SessionTask(request: urlRequest, engine: engine, configuration: taskConfiguration,
                                queue: request.underlyingQueue, delegate: request,
-                               credential: request.credential.flatMap(HTTPCredential.init))
+                               credential: request.credential.flatMap(HTTPCredential.init),
+                               upload: (request as? UploadRequest)?.transferUpload)
         request.didCreateTask(task)
     }
 

@@ -130,7 +130,15 @@ final class CurlEngine: @unchecked Sendable {
             transfer.phase = .finished
             return
         }
-        transfer.configure(handle)
+        guard transfer.configure(handle) else {
+            handle.reset()
+            pool.append(handle)
+            transfer.phase = .finished
+            transfer.delegate.transferDidComplete(
+                transfer, outcome: TransferOutcome(head: nil, body: Data(), failure: transfer.setupFailure,
+                                                   wasCancelled: false, timings: CurlTimings()))
+            return
+        }
         running[handle.raw] = transfer
         curl_multi_add_handle(multi, handle.raw)
         if paused {

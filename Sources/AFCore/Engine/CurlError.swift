@@ -5,9 +5,12 @@ import Foundation
 struct CurlFailure: Error, Sendable {
     var code: CURLcode
     var message: String?
+    /// An error found by AF itself (an upload file that cannot be read), reported as it is.
+    var localError: URLError?
 
     /// The `URLError` a URLSession user would get for this failure.
     func urlError(failingURL: URL?) -> URLError {
+        if let localError { return localError }
         var userInfo: [String: Any] = [
             NSLocalizedDescriptionKey: description,
             "AFCurlErrorCode": Int(code.rawValue),

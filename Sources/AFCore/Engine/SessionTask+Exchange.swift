@@ -16,6 +16,10 @@ extension SessionTask: TransferDelegate {
         delegate?.task(self, didReceive: data)
     }
 
+    func transferDidProgress(_ transfer: Transfer, progress: TransferProgress) {
+        delegate?.task(self, didUpdate: progress)
+    }
+
     func transferDidComplete(_ transfer: Transfer, outcome: TransferOutcome) {
         queue.async { self.complete(transfer, outcome: outcome) }
     }

@@ -8,6 +8,10 @@ import FoundationNetworking
 protocol SessionTaskDelegate: AnyObject, Sendable {
     /// Whether heads and body chunks should be reported as they arrive; asked per exchange.
     var observesTransferEvents: Bool { get }
+    /// Whether byte counts should be reported as they change; asked per exchange.
+    var observesProgress: Bool { get }
+    /// Byte counts of the current exchange changed. Engine thread.
+    func task(_ task: SessionTask, didUpdate progress: TransferProgress)
     /// The head of a final (non-redirect) response arrived. Engine thread.
     func task(_ task: SessionTask, didReceiveResponse response: HTTPURLResponse)
     /// Body bytes arrived. Engine thread.
@@ -62,11 +66,14 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
     private(set) weak var delegate: (any SessionTaskDelegate)?
     /// Sent only to the origin of `originalRequest`, never after a redirect to another one.
     private let credential: HTTPCredential?
+    /// The upload body; it follows redirects that keep the method (307, 308).
+    private let upload: TransferUpload?
     let startDate = Date()
     let mutableState: Protected<MutableState>
 
     init(request: URLRequest, engine: CurlEngine, configuration: TaskConfiguration,
-         queue: DispatchQueue, delegate: any SessionTaskDelegate, credential: HTTPCredential? = nil) {
+         queue: DispatchQueue, delegate: any SessionTaskDelegate, credential: HTTPCredential? = nil,
+         upload: TransferUpload? = nil) {
         taskIdentifier = Self.identifiers.withLock { value in
             value += 1
             return value
@@ -77,6 +84,7 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         self.queue = queue
         self.delegate = delegate
         self.credential = credential
+        self.upload = upload
         mutableState = Protected(MutableState(currentRequest: request))
     }
 
@@ -141,8 +149,12 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         let sameOrigin = request.url.flatMap { url in
             originalRequest?.url.map { RedirectRules.isSameOrigin($0, url) }
         } ?? false
-        return Transfer(spec: configuration.transferSpec(for: request, credential: sameOrigin ? credential : nil),
-                        delegate: self, reportsEvents: delegate?.observesTransferEvents ?? false)
+        // A redirect that changed the method (to GET) leaves the body behind.
+        let keepsBody = request.httpMethod == originalRequest?.httpMethod
+        let spec = configuration.transferSpec(for: request, credential: sameOrigin ? credential : nil,
+                                              upload: keepsBody ? upload : nil)
+        return Transfer(spec: spec, delegate: self, reportsEvents: delegate?.observesTransferEvents ?? false,
+                        reportsProgress: delegate?.observesProgress ?? false)
     }
 }
 

@@ -39,7 +39,8 @@ struct TaskConfiguration: @unchecked Sendable {
     }
 
     /// The transfer for one hop of `request`.
-    func transferSpec(for request: URLRequest, credential: HTTPCredential? = nil) -> TransferSpec {
+    func transferSpec(for request: URLRequest, credential: HTTPCredential? = nil,
+                      upload: TransferUpload? = nil) -> TransferSpec {
         var lines: [String] = []
         var seen = Set<String>()
         var requestHeaders = request.allHTTPHeaderFields ?? [:]
@@ -61,7 +62,8 @@ struct TaskConfiguration: @unchecked Sendable {
             requestURL: request.url,
             method: request.httpMethod ?? "GET",
             headerLines: lines,
-            body: request.httpBody,
+            body: upload?.data ?? request.httpBody,
+            uploadFile: upload?.fileURL,
             idleTimeout: min(idleTimeout, requestTimeout),
             resourceTimeout: resourceTimeout,
             httpVersion: httpVersion,

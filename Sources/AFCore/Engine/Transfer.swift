@@ -12,6 +12,8 @@ protocol TransferDelegate: AnyObject, Sendable {
     func transferDidReceiveHead(_ transfer: Transfer, head: ResponseHead)
     /// Body bytes arrived; only for transfers that report events.
     func transferDidReceive(_ transfer: Transfer, data: Data)
+    /// Bytes sent or received changed; only for transfers that report progress.
+    func transferDidProgress(_ transfer: Transfer, progress: TransferProgress)
     func transferDidComplete(_ transfer: Transfer, outcome: TransferOutcome)
 }
 
@@ -34,6 +36,8 @@ final class Transfer: @unchecked Sendable {
     let delegate: any TransferDelegate
     /// Whether heads and body chunks are reported as they arrive (costs a copy per chunk).
     let reportsEvents: Bool
+    /// Whether byte counts are reported as they change.
+    let reportsProgress: Bool
 
     /// Where the transfer is in the engine's hands.
     enum Phase {
@@ -47,15 +51,20 @@ final class Transfer: @unchecked Sendable {
     private var handle: EasyHandle?
     private var parser = ResponseHeadParser()
     private var body = Data()
+    private var uploadReader: FileUploadReader?
+    private var lastProgress = TransferProgress()
+    /// Set when the transfer could not be set up (its upload file cannot be read).
+    private(set) var setupFailure: CurlFailure?
 
-    init(spec: TransferSpec, delegate: any TransferDelegate, reportsEvents: Bool = false) {
+    init(spec: TransferSpec, delegate: any TransferDelegate, reportsEvents: Bool = false, reportsProgress: Bool = false) {
         self.spec = spec
         self.delegate = delegate
         self.reportsEvents = reportsEvents
+        self.reportsProgress = reportsProgress
     }
 
-    /// Applies the spec to `handle`.
-    func configure(_ handle: EasyHandle) {
+    /// Applies the spec to `handle`; false when the transfer cannot start (see `setupFailure`).
+    func configure(_ handle: EasyHandle) -> Bool {
         self.handle = handle
         phase = .running(handle)
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -69,7 +78,20 @@ final class Transfer: @unchecked Sendable {
         handle.set(CURLOPT_PIPEWAIT, 1)
         handle.set(CURLOPT_HTTP_VERSION, curlHTTPVersion)
         configureTimeouts(handle)
+        if let uploadFile = spec.uploadFile {
+            do {
+                uploadReader = try FileUploadReader(url: uploadFile)
+            } catch {
+                setupFailure = CurlFailure(code: CURLE_READ_ERROR, message: error.localizedDescription, localError: error)
+                return false
+            }
+        }
         configureMethodAndBody(handle)
+        if reportsProgress {
+            handle.set(CURLOPT_NOPROGRESS, 0)
+            afc_easy_setopt_xferinfo_callback(handle.raw, transferProgressCallback)
+            handle.set(CURLOPT_XFERINFODATA, pointer: context)
+        }
         handle.setHeaders(spec.headerLines + ["Expect:"])
         if let caFile = spec.caFile { handle.set(CURLOPT_CAINFO, string: caFile) }
         if let caPath = spec.caPath { handle.set(CURLOPT_CAPATH, string: caPath) }
@@ -80,6 +102,7 @@ final class Transfer: @unchecked Sendable {
             handle.set(CURLOPT_PASSWORD, string: credential.password)
             handle.set(CURLOPT_HTTPAUTH, afc_httpauth_basic_digest())
         }
+        return true
     }
 
     private var curlHTTPVersion: Int {
@@ -102,6 +125,9 @@ final class Transfer: @unchecked Sendable {
     }
 
     private func configureMethodAndBody(_ handle: EasyHandle) {
+        if let uploadReader {
+            return configureFileUpload(uploadReader, on: handle)
+        }
         switch (spec.method, spec.body) {
         case ("GET", nil):
             handle.set(CURLOPT_HTTPGET, 1)
@@ -115,6 +141,18 @@ final class Transfer: @unchecked Sendable {
         case let (method, nil):
             handle.set(CURLOPT_CUSTOMREQUEST, string: method)
         }
+    }
+
+    /// A body read from a file through curl's buffer; curl rewinds it itself when it must resend.
+    private func configureFileUpload(_ reader: FileUploadReader, on handle: EasyHandle) {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        handle.set(CURLOPT_UPLOAD, 1)
+        handle.set(CURLOPT_INFILESIZE_LARGE, offset: reader.length)
+        if spec.method != "PUT" { handle.set(CURLOPT_CUSTOMREQUEST, string: spec.method) }
+        handle.set(CURLOPT_READFUNCTION, callback: transferReadCallback)
+        handle.set(CURLOPT_READDATA, pointer: context)
+        afc_easy_setopt_seek_callback(handle.raw, transferSeekCallback)
+        handle.set(CURLOPT_SEEKDATA, pointer: context)
     }
 
     /// A body curl copies and can resend by itself when a reused connection turns out dead.
@@ -141,6 +179,20 @@ final class Transfer: @unchecked Sendable {
         if reportsEvents { delegate.transferDidReceiveHead(self, head: head) }
     }
 
+    fileprivate func readBody(into buffer: UnsafeMutableRawPointer, count: Int) -> Int {
+        uploadReader?.read(into: buffer, count: count) ?? 0
+    }
+
+    fileprivate func seekBody(to offset: Int64) -> Bool {
+        uploadReader?.seek(to: offset) ?? false
+    }
+
+    fileprivate func updateProgress(_ progress: TransferProgress) {
+        guard progress != lastProgress else { return }
+        lastProgress = progress
+        delegate.transferDidProgress(self, progress: progress)
+    }
+
     fileprivate func receiveBody(_ bytes: UnsafeRawPointer, count: Int) {
         body.append(bytes.assumingMemoryBound(to: UInt8.self), count: count)
         if reportsEvents { delegate.transferDidReceive(self, data: Data(bytes: bytes, count: count)) }
@@ -159,6 +211,7 @@ final class Transfer: @unchecked Sendable {
         let outcome = TransferOutcome(head: parser.completed, body: body, failure: failure,
                                       wasCancelled: cancelled, timings: timings)
         body = Data()
+        uploadReader = nil
         handle = nil
         phase = .finished
         return outcome
@@ -203,4 +256,30 @@ private let transferHeaderCallback: afc_data_callback = { buffer, size, count, c
         transfer(from: context).receiveHeaderLine(line)
     }
     return length
+}
+
+private let transferReadCallback: afc_data_callback = { buffer, size, count, context in
+    guard let buffer else { return 0 }
+    let read = transfer(from: context).readBody(into: buffer, count: size * count)
+    return read < 0 ? afc_readfunc_abort() : read
+}
+
+private let transferSeekCallback: afc_seek_callback = { context, offset, origin in
+    guard origin == SEEK_SET else { return CURL_SEEKFUNC_CANTSEEK }
+    return transfer(from: context).seekBody(to: Int64(offset)) ? CURL_SEEKFUNC_OK : CURL_SEEKFUNC_FAIL
+}
+
+private let transferProgressCallback: afc_xferinfo_callback = { context, downloadTotal, downloaded, uploadTotal, uploaded in
+    transfer(from: context).updateProgress(TransferProgress(
+        bytesSent: Int64(uploaded), bytesExpectedToSend: Int64(uploadTotal),
+        bytesReceived: Int64(downloaded), bytesExpectedToReceive: Int64(downloadTotal)))
+    return 0
+}
+
+/// Byte counts of one exchange, as curl reports them (0 when unknown).
+struct TransferProgress: Sendable, Equatable {
+    var bytesSent: Int64 = 0
+    var bytesExpectedToSend: Int64 = 0
+    var bytesReceived: Int64 = 0
+    var bytesExpectedToReceive: Int64 = 0
 }

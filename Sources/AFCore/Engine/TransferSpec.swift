@@ -12,6 +12,8 @@ struct TransferSpec: Sendable {
     /// Header lines in curl's form: `Name: value`, or `Name;` for an empty value.
     var headerLines: [String]
     var body: Data?
+    /// A body read from a file as it is sent (instead of `body`).
+    var uploadFile: URL?
     /// Idle timeout: how long to wait for a connection or for more data.
     var idleTimeout: TimeInterval
     /// Whole-exchange timeout.
@@ -145,4 +147,13 @@ extension String {
             a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
         }
     }
+}
+
+/// An upload's body as a task hands it to each exchange.
+enum TransferUpload: Sendable {
+    case data(Data)
+    case file(URL)
+
+    var data: Data? { if case let .data(data) = self { data } else { nil } }
+    var fileURL: URL? { if case let .file(url) = self { url } else { nil } }
 }

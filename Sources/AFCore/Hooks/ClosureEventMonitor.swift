@@ -10,6 +10,7 @@ public final class ClosureEventMonitor: EventMonitor, @unchecked Sendable {
 
     private struct Closures {
         var dataTaskDidReceiveResponse: (@Sendable (Session, SessionTask, HTTPURLResponse) -> Void)?
+        var taskDidSendBodyData: (@Sendable (Session, SessionTask, Int64, Int64, Int64) -> Void)?
         var dataTaskDidReceiveData: (@Sendable (Session, SessionTask, Data) -> Void)?
         var taskWillPerformHTTPRedirection: (@Sendable (Session, SessionTask, HTTPURLResponse, URLRequest) -> Void)?
         var dataTaskWillCacheResponse: (@Sendable (Session, SessionTask, CachedURLResponse) -> Void)?
@@ -47,6 +48,12 @@ public final class ClosureEventMonitor: EventMonitor, @unchecked Sendable {
     public var dataTaskDidReceiveResponse: (@Sendable (Session, SessionTask, HTTPURLResponse) -> Void)? {
         get { closures.withLock { $0.dataTaskDidReceiveResponse } }
         set { closures.withLock { $0.dataTaskDidReceiveResponse = newValue } }
+    }
+
+    /// Request body bytes went out.
+    public var taskDidSendBodyData: (@Sendable (Session, SessionTask, Int64, Int64, Int64) -> Void)? {
+        get { closures.withLock { $0.taskDidSendBodyData } }
+        set { closures.withLock { $0.taskDidSendBodyData = newValue } }
     }
 
     /// Body bytes arrived.
@@ -196,6 +203,11 @@ public final class ClosureEventMonitor: EventMonitor, @unchecked Sendable {
     public func session(_ session: Session, task: SessionTask, didReceive response: HTTPURLResponse) {
         dataTaskDidReceiveResponse?(session, task, response)
     }
+    public func session(_ session: Session, task: SessionTask, didSendBodyData bytesSent: Int64,
+                        totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
+        taskDidSendBodyData?(session, task, bytesSent, totalBytesSent, totalBytesExpectedToSend)
+    }
+
     public func session(_ session: Session, task: SessionTask, didReceive data: Data) {
         dataTaskDidReceiveData?(session, task, data)
     }

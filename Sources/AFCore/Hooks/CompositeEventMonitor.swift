@@ -57,6 +57,14 @@ public final class CompositeEventMonitor: EventMonitor {
         performEvent { $0.session(session, task: task, didReceive: data) }
     }
 
+    public func session(_ session: Session, task: SessionTask, didSendBodyData bytesSent: Int64,
+                        totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
+        performEvent {
+            $0.session(session, task: task, didSendBodyData: bytesSent, totalBytesSent: totalBytesSent,
+                       totalBytesExpectedToSend: totalBytesExpectedToSend)
+        }
+    }
+
     public func session(_ session: Session, task: SessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                         newRequest request: URLRequest) {
         performEvent { $0.session(session, task: task, willPerformHTTPRedirection: response, newRequest: request) }
@@ -153,5 +161,13 @@ public final class CompositeEventMonitor: EventMonitor {
 
     public func request<Value>(_ request: DataRequest, didParseResponse response: DataResponse<Value, AFError>) {
         performEvent { $0.request(request, didParseResponse: response) }
+    }
+
+    public func request(_ request: UploadRequest, didCreateUploadable uploadable: UploadRequest.Uploadable) {
+        performEvent { $0.request(request, didCreateUploadable: uploadable) }
+    }
+
+    public func request(_ request: UploadRequest, didFailToCreateUploadableWithError error: AFError) {
+        performEvent { $0.request(request, didFailToCreateUploadableWithError: error) }
     }
 }

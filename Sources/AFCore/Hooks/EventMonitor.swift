@@ -19,6 +19,9 @@ public protocol EventMonitor: Sendable {
     func session(_ session: Session, task: SessionTask, didReceive response: HTTPURLResponse)
     /// Body bytes arrived.
     func session(_ session: Session, task: SessionTask, didReceive data: Data)
+    /// Request body bytes went out.
+    func session(_ session: Session, task: SessionTask, didSendBodyData bytesSent: Int64,
+                 totalBytesSent: Int64, totalBytesExpectedToSend: Int64)
     /// A redirect is about to be followed with `request`, unless a redirect handler says otherwise.
     func session(_ session: Session, task: SessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                  newRequest request: URLRequest)
@@ -55,6 +58,11 @@ public protocol EventMonitor: Sendable {
                  data: Data?, withResult result: Request.ValidationResult)
     func request(_ request: DataRequest, didParseResponse response: DataResponse<Data?, AFError>)
     func request<Value>(_ request: DataRequest, didParseResponse response: DataResponse<Value, AFError>)
+
+    // MARK: UploadRequest events
+
+    func request(_ request: UploadRequest, didCreateUploadable uploadable: UploadRequest.Uploadable)
+    func request(_ request: UploadRequest, didFailToCreateUploadableWithError error: AFError)
 }
 
 extension EventMonitor {
@@ -62,6 +70,8 @@ extension EventMonitor {
 
     public func session(_ session: Session, task: SessionTask, didReceive response: HTTPURLResponse) {}
     public func session(_ session: Session, task: SessionTask, didReceive data: Data) {}
+    public func session(_ session: Session, task: SessionTask, didSendBodyData bytesSent: Int64,
+                        totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {}
     public func session(_ session: Session, task: SessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                         newRequest request: URLRequest) {}
     public func session(_ session: Session, task: SessionTask, willCacheResponse proposedResponse: CachedURLResponse) {}
@@ -90,4 +100,7 @@ extension EventMonitor {
                         data: Data?, withResult result: Request.ValidationResult) {}
     public func request(_ request: DataRequest, didParseResponse response: DataResponse<Data?, AFError>) {}
     public func request<Value>(_ request: DataRequest, didParseResponse response: DataResponse<Value, AFError>) {}
+
+    public func request(_ request: UploadRequest, didCreateUploadable uploadable: UploadRequest.Uploadable) {}
+    public func request(_ request: UploadRequest, didFailToCreateUploadableWithError error: AFError) {}
 }

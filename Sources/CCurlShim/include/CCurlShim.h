@@ -20,6 +20,9 @@ CURLcode afc_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_slis
 /// CURLOPT_WRITEFUNCTION, CURLOPT_HEADERFUNCTION or CURLOPT_READFUNCTION.
 CURLcode afc_easy_setopt_data_callback(CURL *handle, CURLoption option, afc_data_callback _Nullable callback);
 CURLcode afc_easy_setopt_xferinfo_callback(CURL *handle, afc_xferinfo_callback _Nullable callback);
+typedef int (*afc_seek_callback)(void *_Nullable context, curl_off_t offset, int origin);
+/// CURLOPT_SEEKFUNCTION: lets curl rewind an upload (auth probes, a dead reused connection).
+CURLcode afc_easy_setopt_seek_callback(CURL *handle, afc_seek_callback _Nullable callback);
 
 CURLcode afc_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode afc_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);

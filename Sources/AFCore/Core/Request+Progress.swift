@@ -1,0 +1,62 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Request {
+    /// Called with the request's upload or download progress.
+    public typealias ProgressHandler = @Sendable (Progress) -> Void
+
+    /// Calls `closure` on `queue` as the request body goes out; the last closure set is used.
+    @discardableResult
+    public func uploadProgress(queue: DispatchQueue = .main, closure: @escaping ProgressHandler) -> Self {
+        mutableState.withLock { $0.uploadProgressHandler = (queue, closure) }
+        return self
+    }
+
+    /// Calls `closure` on `queue` as the response body arrives; the last closure set is used.
+    @discardableResult
+    public func downloadProgress(queue: DispatchQueue = .main, closure: @escaping ProgressHandler) -> Self {
+        mutableState.withLock { $0.downloadProgressHandler = (queue, closure) }
+        return self
+    }
+
+    /// Whether byte counts matter to anyone: a progress handler, an upload, or a monitor.
+    var observesProgress: Bool {
+        let hasHandler = mutableState.withLock { $0.uploadProgressHandler != nil || $0.downloadProgressHandler != nil }
+        return hasHandler || reportsUploadProgress || (session?.eventMonitor.observesTransferEvents ?? false)
+    }
+
+    /// New byte counts for the current exchange (engine thread): update the progress objects on
+    /// `underlyingQueue`, then tell the handlers and monitors.
+    func didUpdate(_ progress: TransferProgress, task: SessionTask) {
+        underlyingQueue.async {
+            let (previous, upload, download) = self.mutableState.withLock { state in
+                defer { state.lastProgress = progress }
+                return (state.lastProgress, state.uploadProgressHandler, state.downloadProgressHandler)
+            }
+            if progress.bytesSent != previous.bytesSent || progress.bytesExpectedToSend != previous.bytesExpectedToSend {
+                Self.set(self.uploadProgress, completed: progress.bytesSent, expected: progress.bytesExpectedToSend)
+                if let upload { upload.queue.async { upload.handler(self.uploadProgress) } }
+                let sent = progress.bytesSent - previous.bytesSent
+                self.emitSessionEvent {
+                    $0.session($1, task: task, didSendBodyData: sent, totalBytesSent: progress.bytesSent,
+                               totalBytesExpectedToSend: progress.bytesExpectedToSend)
+                }
+            }
+            if progress.bytesReceived != previous.bytesReceived {
+                Self.set(self.downloadProgress, completed: progress.bytesReceived, expected: progress.bytesExpectedToReceive)
+                if let download { download.queue.async { download.handler(self.downloadProgress) } }
+            }
+        }
+    }
+
+    /// Sets counts without ever letting the total fall below the completed count or to zero:
+    /// Foundation's Progress traps on such fractions.
+    private static func set(_ progress: Progress, completed: Int64, expected: Int64) {
+        let total = max(expected, completed, 1)
+        if total < progress.totalUnitCount { progress.completedUnitCount = 0 }
+        progress.totalUnitCount = total
+        progress.completedUnitCount = min(completed, total)
+    }
+}

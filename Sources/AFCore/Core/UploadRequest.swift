@@ -1,0 +1,110 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Something that can produce an upload's body.
+public protocol UploadableConvertible: Sendable {
+    /// The body to send; throwing ends the request with `createUploadableFailed`.
+    func createUploadable() throws -> UploadRequest.Uploadable
+}
+
+/// A request and its upload body in one value.
+public protocol UploadConvertible: UploadableConvertible & URLRequestConvertible {}
+
+/// A `DataRequest` whose body comes from `Data` or a file read as it is sent.
+public final class UploadRequest: DataRequest, @unchecked Sendable {
+    /// Where the body comes from.
+    public enum Uploadable: @unchecked Sendable {
+        /// Bytes in memory.
+        case data(Data)
+        /// A file read as it is sent; removed when the request ends if `shouldRemove`.
+        case file(URL, shouldRemove: Bool)
+        /// A stream read as it is sent.
+        case stream(InputStream)
+    }
+
+    /// What the body is made from.
+    public let upload: any UploadableConvertible
+    /// Removes the file of a `.file(_, shouldRemove: true)` upload.
+    public let fileManager: FileManager
+    private let uploadableState = Protected<Uploadable?>(nil)
+
+    /// The body of the latest attempt, once made.
+    public var uploadable: Uploadable? { uploadableState.withLock { $0 } }
+
+    init(id: UUID = .fastRandom(), convertible: any UploadConvertible, underlyingQueue: DispatchQueue,
+         serializationQueue: DispatchQueue, eventMonitor: (any EventMonitor)?, interceptor: (any RequestInterceptor)?,
+         shouldAutomaticallyResume: Bool?, fileManager: FileManager, delegate: any RequestDelegate) {
+        upload = convertible
+        self.fileManager = fileManager
+        super.init(id: id, convertible: convertible, underlyingQueue: underlyingQueue,
+                   serializationQueue: serializationQueue, eventMonitor: eventMonitor, interceptor: interceptor,
+                   shouldAutomaticallyResume: shouldAutomaticallyResume, delegate: delegate)
+    }
+
+    override var reportsUploadProgress: Bool { true }
+
+    /// Makes the body for a new attempt (on `requestQueue`).
+    func makeUploadable() throws -> Uploadable {
+        let uploadable = try upload.createUploadable()
+        if case .stream = uploadable {
+            // Streams need a reader that never blocks the engine thread; not there yet.
+            throw URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: "InputStream uploads are not supported yet"])
+        }
+        return uploadable
+    }
+
+    func didCreateUploadable(_ uploadable: Uploadable) {
+        uploadableState.withLock { $0 = uploadable }
+        emit { $0.request(self, didCreateUploadable: uploadable) }
+    }
+
+    func didFailToCreateUploadable(with error: AFError) {
+        self.error = error
+        emit { $0.request(self, didFailToCreateUploadableWithError: error) }
+        retryOrFinish(error: error)
+    }
+
+    /// The body as the engine takes it.
+    var transferUpload: TransferUpload? {
+        switch uploadable {
+        case let .data(data): .data(data)
+        case let .file(url, _): .file(url)
+        case .stream, nil: nil
+        }
+    }
+
+    override func cleanup() {
+        if case let .file(url, shouldRemove: true) = uploadable {
+            try? fileManager.removeItem(at: url)
+        }
+    }
+}
+
+extension UploadRequest.Uploadable: UploadableConvertible {
+    public func createUploadable() throws -> UploadRequest.Uploadable { self }
+}
+
+/// A request builder paired with an upload body.
+struct ParameterlessRequestConvertible: URLRequestConvertible {
+    let url: any URLConvertible
+    let method: HTTPMethod
+    let headers: HTTPHeaders?
+    let requestModifier: Session.RequestModifier?
+
+    func asURLRequest() throws -> URLRequest {
+        var request = try URLRequest(url: url, method: method, headers: headers)
+        try requestModifier?(&request)
+        return request
+    }
+}
+
+/// A `URLRequestConvertible` and an `UploadableConvertible` as one `UploadConvertible`.
+struct Upload: UploadConvertible {
+    let request: any URLRequestConvertible
+    let uploadable: any UploadableConvertible
+
+    func createUploadable() throws -> UploadRequest.Uploadable { try uploadable.createUploadable() }
+    func asURLRequest() throws -> URLRequest { try request.asURLRequest() }
+}

@@ -1,0 +1,101 @@
+@testable import AFCore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// UploadRequest from Data and files, against httpbin.
+@Suite(.timeLimit(.minutes(1))) struct UploadTests {
+    /// A temporary file with `size` bytes of text; removed by the caller.
+    private func textFile(size: Int) throws -> (URL, String) {
+        let line = "the quick brown fox jumps over the lazy dog 0123456789\n"
+        let text = String(repeating: line, count: size / line.utf8.count + 1).prefix(size)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("af-upload-\(UUID().uuidString).txt")
+        try Data(text.utf8).write(to: url)
+        return (url, String(text))
+    }
+
+    @Test func uploadData() async throws {
+        let session = makeSession()
+        let echo = try await session.upload(Data("hello body".utf8), to: Server.httpbin("/post"),
+                                            headers: [.contentType("text/plain")])
+            .serializingDecodable(HTTPBinResponse.self).value
+        #expect(echo.data == "hello body")
+    }
+
+    @Test func uploadFileWithProgress() async throws {
+        let (url, text) = try textFile(size: 3 << 20)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let session = makeSession()
+        let last = Protected<(Int64, Int64)>((0, 0))
+        let request = session.upload(url, to: Server.httpbin("/anything"), method: .put,
+                                     headers: [.contentType("text/plain")])
+            .uploadProgress(queue: DispatchQueue(label: "test.progress")) { progress in
+                last.withLock { $0 = (progress.completedUnitCount, progress.totalUnitCount) }
+            }
+        let echo = try await request.serializingDecodable(HTTPBinResponse.self).value
+        #expect(echo.method == "PUT")
+        #expect(echo.data == text)
+        // Handlers may still be in flight on their queue; the progress object is final.
+        #expect(request.uploadProgress.completedUnitCount == Int64(text.utf8.count))
+        #expect(request.uploadProgress.totalUnitCount == Int64(text.utf8.count))
+    }
+
+    @Test func aRedirect307ResendsTheFile() async throws {
+        let (url, text) = try textFile(size: 200_000)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let session = makeSession()
+        let echo = try await session.upload(url, to: Server.httpbin("/redirect-to?url=/anything&status_code=307"),
+                                            headers: [.contentType("text/plain")])
+            .serializingDecodable(HTTPBinResponse.self).value
+        #expect(echo.method == "POST")
+        #expect(echo.data == text)
+    }
+
+    @Test func aRedirect303DropsTheBody() async throws {
+        let (url, _) = try textFile(size: 10_000)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let session = makeSession()
+        let echo = try await session.upload(url, to: Server.httpbin("/redirect-to?url=/anything&status_code=303"))
+            .serializingDecodable(HTTPBinResponse.self).value
+        #expect(echo.method == "GET")
+        #expect(echo.data == "")
+    }
+
+    @Test func aMissingFileFailsTheTask() async {
+        let session = makeSession()
+        let missing = URL(fileURLWithPath: "/nonexistent/af-\(UUID().uuidString)")
+        let error = await session.upload(missing, to: Server.httpbin("/post")).serializingData().response.error
+        #expect(error?.isSessionTaskError == true)
+        #expect(error?.urlErrorCode == .fileDoesNotExist)
+    }
+
+    @Test func aDirectoryFailsTheTask() async {
+        let session = makeSession()
+        let error = await session.upload(FileManager.default.temporaryDirectory, to: Server.httpbin("/post"))
+            .serializingData().response.error
+        #expect(error?.urlErrorCode == .fileIsDirectory)
+    }
+
+    @Test func aFileMarkedForRemovalIsRemovedAtTheEnd() async throws {
+        let (url, text) = try textFile(size: 1000)
+        let session = makeSession()
+        let upload = Upload(request: try URLRequest(url: Server.httpbin("/post"), method: .post),
+                            uploadable: UploadRequest.Uploadable.file(url, shouldRemove: true))
+        let echo = try await session.upload(upload).serializingDecodable(HTTPBinResponse.self).value
+        #expect(echo.data == text)
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+
+    @Test func streamsAreRefusedClearlyForNow() async {
+        let session = makeSession()
+        let upload = Upload(request: try! URLRequest(url: Server.httpbin("/post"), method: .post),
+                            uploadable: UploadRequest.Uploadable.stream(InputStream(data: Data("x".utf8))))
+        let error = await session.upload(upload).serializingData().response.error
+        guard case .createUploadableFailed = error else {
+            Issue.record("expected createUploadableFailed, got \(String(describing: error))")
+            return
+        }
+    }
+}
