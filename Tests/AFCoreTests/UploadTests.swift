@@ -88,14 +88,43 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: url.path))
     }
 
-    @Test func streamsAreRefusedClearlyForNow() async {
+    @Test func uploadStream() async throws {
+        let (url, text) = try textFile(size: 1 << 20)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let stream = try #require(InputStream(url: url))
         let session = makeSession()
-        let upload = Upload(request: try! URLRequest(url: Server.httpbin("/post"), method: .post),
-                            uploadable: UploadRequest.Uploadable.stream(InputStream(data: Data("x".utf8))))
-        let error = await session.upload(upload).serializingData().response.error
-        guard case .createUploadableFailed = error else {
-            Issue.record("expected createUploadableFailed, got \(String(describing: error))")
-            return
+        let echo = try await session.upload(stream, to: Server.httpbin("/anything"), headers: [.contentType("text/plain")])
+            .serializingDecodable(HTTPBinResponse.self).value
+        #expect(echo.data == text)
+        #expect(echo.headers["Transfer-Encoding"] == "chunked" || echo.headers["Content-Length"] == nil)
+    }
+
+    @Test func aSlowStreamDoesNotHoldOtherTransfers() async throws {
+        // The stream is a FIFO whose writer starts only after another request on the same
+        // session has finished: if reading the stream blocked the engine thread, it could not.
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("af-fifo-\(UUID().uuidString)")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(at: fifo) }
+        let reader = try #require(InputStream(fileAtPath: fifo.path))
+        let session = makeSession()
+        let upload = session.upload(reader, to: Server.httpbin("/anything"), headers: [.contentType("text/plain")])
+            .serializingDecodable(HTTPBinResponse.self)
+        let other = try await session.request(Server.httpbin("/get")).serializingData().value
+        #expect(!other.isEmpty)
+        let path = fifo.path
+        DispatchQueue(label: "test.fifo-writer").async {
+            let writer = FileHandle(forWritingAtPath: path)
+            writer?.write(Data("streamed body".utf8))
+            try? writer?.close()
         }
+        #expect(try await upload.value.data == "streamed body")
+    }
+
+    @Test func aStreamCannotFollowA307() async {
+        let session = makeSession()
+        let error = await session.upload(InputStream(data: Data("once".utf8)),
+                                         to: Server.httpbin("/redirect-to?url=/anything&status_code=307"))
+            .serializingData().response.error
+        #expect(error?.urlErrorCode == .requestBodyStreamExhausted)
     }
 }

@@ -40,6 +40,23 @@ extension Session {
                interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume, fileManager: fileManager)
     }
 
+    /// Uploads what `stream` gives, read as it is sent (chunked unless a Content-Length header is
+    /// set). A stream can be sent once: a 307/308 redirect fails with `requestBodyStreamExhausted`.
+    public func upload(_ stream: InputStream, to convertible: any URLConvertible, method: HTTPMethod = .post,
+                       headers: HTTPHeaders? = nil, interceptor: (any RequestInterceptor)? = nil,
+                       fileManager: FileManager = .default, requestModifier: RequestModifier? = nil) -> UploadRequest {
+        upload(.stream(stream), to: convertible, method: method, headers: headers, interceptor: interceptor,
+               shouldAutomaticallyResume: nil, fileManager: fileManager, requestModifier: requestModifier)
+    }
+
+    /// Uploads what `stream` gives with a prebuilt request.
+    public func upload(_ stream: InputStream, with convertible: any URLRequestConvertible,
+                       interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
+                       fileManager: FileManager = .default) -> UploadRequest {
+        upload(Upload(request: convertible, uploadable: UploadRequest.Uploadable.stream(stream)),
+               interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume, fileManager: fileManager)
+    }
+
     /// Uploads whatever `convertible` describes.
     public func upload(_ convertible: any UploadConvertible, interceptor: (any RequestInterceptor)? = nil,
                        shouldAutomaticallyResume: Bool? = nil, fileManager: FileManager = .default) -> UploadRequest {

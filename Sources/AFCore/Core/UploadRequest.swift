@@ -47,12 +47,7 @@ public final class UploadRequest: DataRequest, @unchecked Sendable {
 
     /// Makes the body for a new attempt (on `requestQueue`).
     func makeUploadable() throws -> Uploadable {
-        let uploadable = try upload.createUploadable()
-        if case .stream = uploadable {
-            // Streams need a reader that never blocks the engine thread; not there yet.
-            throw URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: "InputStream uploads are not supported yet"])
-        }
-        return uploadable
+        try upload.createUploadable()
     }
 
     func didCreateUploadable(_ uploadable: Uploadable) {
@@ -71,7 +66,8 @@ public final class UploadRequest: DataRequest, @unchecked Sendable {
         switch uploadable {
         case let .data(data): .data(data)
         case let .file(url, _): .file(url)
-        case .stream, nil: nil
+        case let .stream(stream): .stream(stream)
+        case nil: nil
         }
     }
 

@@ -16,6 +16,7 @@ final class CurlEngine: @unchecked Sendable {
         case cancel(Transfer)
         case pause(Transfer)
         case unpause(Transfer)
+        case resumeUpload(Transfer)
         case shutdown
     }
 
@@ -55,6 +56,9 @@ final class CurlEngine: @unchecked Sendable {
 
     /// Resumes a paused `transfer`.
     func unpause(_ transfer: Transfer) { enqueue(.unpause(transfer)) }
+
+    /// Resumes sending after the upload stream had nothing to give (unless the task paused it).
+    func resumeUpload(_ transfer: Transfer) { enqueue(.resumeUpload(transfer)) }
 
     /// Cancels every transfer and ends the engine thread.
     func shutdown() { enqueue(.shutdown) }
@@ -105,15 +109,23 @@ final class CurlEngine: @unchecked Sendable {
             }
         case let .pause(transfer):
             switch transfer.phase {
-            case let .running(handle): curl_easy_pause(handle.raw, CURLPAUSE_ALL)
+            case let .running(handle):
+                transfer.isSuspended = true
+                curl_easy_pause(handle.raw, CURLPAUSE_ALL)
             case .waiting: transfer.phase = .waiting(paused: true)
             case .finished: break
             }
         case let .unpause(transfer):
             switch transfer.phase {
-            case let .running(handle): curl_easy_pause(handle.raw, CURLPAUSE_CONT)
+            case let .running(handle):
+                transfer.isSuspended = false
+                curl_easy_pause(handle.raw, CURLPAUSE_CONT)
             case .waiting: transfer.phase = .waiting(paused: false)
             case .finished: break
+            }
+        case let .resumeUpload(transfer):
+            if case let .running(handle) = transfer.phase, !transfer.isSuspended {
+                curl_easy_pause(handle.raw, CURLPAUSE_CONT)
             }
         case .shutdown:
             return false
@@ -130,6 +142,7 @@ final class CurlEngine: @unchecked Sendable {
             transfer.phase = .finished
             return
         }
+        transfer.engine = self
         guard transfer.configure(handle) else {
             handle.reset()
             pool.append(handle)
@@ -142,6 +155,7 @@ final class CurlEngine: @unchecked Sendable {
         running[handle.raw] = transfer
         curl_multi_add_handle(multi, handle.raw)
         if paused {
+            transfer.isSuspended = true
             curl_easy_pause(handle.raw, CURLPAUSE_ALL)
         }
     }

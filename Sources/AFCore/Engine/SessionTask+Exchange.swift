@@ -66,6 +66,11 @@ extension SessionTask: TransferDelegate {
         guard let next else {
             return finish(request: request, response: response, data: body, error: nil)
         }
+        if upload?.stream != nil, next.httpMethod == request.httpMethod {
+            // A 307/308 asks for the body again, and a stream can be read only once.
+            let error = URLError(.requestBodyStreamExhausted, userInfo: [NSURLErrorFailingURLErrorKey: next.url as Any])
+            return finish(request: request, response: response, data: body, error: error)
+        }
         let transfer = mutableState.withLock { state -> Transfer? in
             guard state.state == .running || state.state == .suspended else { return nil }
             state.currentRequest = next

@@ -67,7 +67,7 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
     /// Sent only to the origin of `originalRequest`, never after a redirect to another one.
     private let credential: HTTPCredential?
     /// The upload body; it follows redirects that keep the method (307, 308).
-    private let upload: TransferUpload?
+    let upload: TransferUpload?
     let startDate = Date()
     let mutableState: Protected<MutableState>
 

@@ -64,6 +64,7 @@ struct TaskConfiguration: @unchecked Sendable {
             headerLines: lines,
             body: upload?.data ?? request.httpBody,
             uploadFile: upload?.fileURL,
+            uploadStream: upload?.stream,
             idleTimeout: min(idleTimeout, requestTimeout),
             resourceTimeout: resourceTimeout,
             httpVersion: httpVersion,

@@ -52,9 +52,16 @@ final class Transfer: @unchecked Sendable {
     private var parser = ResponseHeadParser()
     private var body = Data()
     private var uploadReader: FileUploadReader?
+    private var uploadPump: StreamUploadPump?
+    /// Whether the task paused the transfer (so a stream's new data must not resume it).
+    var isSuspended = false
     private var lastProgress = TransferProgress()
     /// Set when the transfer could not be set up (its upload file cannot be read).
     private(set) var setupFailure: CurlFailure?
+    /// Set when reading the upload body failed mid-transfer; reported instead of curl's abort.
+    private var uploadError: URLError?
+    /// The engine running the transfer, for the stream pump to wake it.
+    weak var engine: CurlEngine?
 
     init(spec: TransferSpec, delegate: any TransferDelegate, reportsEvents: Bool = false, reportsProgress: Bool = false) {
         self.spec = spec
@@ -75,7 +82,11 @@ final class Transfer: @unchecked Sendable {
         handle.set(CURLOPT_HEADERFUNCTION, callback: transferHeaderCallback)
         handle.set(CURLOPT_HEADERDATA, pointer: context)
         handle.set(CURLOPT_ACCEPT_ENCODING, string: "")
-        handle.set(CURLOPT_PIPEWAIT, 1)
+        // Waiting for a connection to multiplex on only makes sense where HTTP/2 may be spoken:
+        // on cleartext HTTP/1.1 curl would queue behind a busy connection until its response.
+        if spec.url.lowercased().hasPrefix("https:") || spec.httpVersion == .http2PriorKnowledge {
+            handle.set(CURLOPT_PIPEWAIT, 1)
+        }
         handle.set(CURLOPT_HTTP_VERSION, curlHTTPVersion)
         configureTimeouts(handle)
         if let uploadFile = spec.uploadFile {
@@ -84,6 +95,12 @@ final class Transfer: @unchecked Sendable {
             } catch {
                 setupFailure = CurlFailure(code: CURLE_READ_ERROR, message: error.localizedDescription, localError: error)
                 return false
+            }
+        }
+        if let stream = spec.uploadStream {
+            uploadPump = StreamUploadPump(stream: stream) { [weak self] in
+                guard let self, let engine = self.engine else { return }
+                engine.resumeUpload(self)
             }
         }
         configureMethodAndBody(handle)
@@ -128,6 +145,9 @@ final class Transfer: @unchecked Sendable {
         if let uploadReader {
             return configureFileUpload(uploadReader, on: handle)
         }
+        if uploadPump != nil {
+            return configureStreamUpload(on: handle)
+        }
         switch (spec.method, spec.body) {
         case ("GET", nil):
             handle.set(CURLOPT_HTTPGET, 1)
@@ -155,6 +175,21 @@ final class Transfer: @unchecked Sendable {
         handle.set(CURLOPT_SEEKDATA, pointer: context)
     }
 
+    /// A body of unknown length (chunked on HTTP/1.1) unless the request states its Content-Length.
+    private func configureStreamUpload(on handle: EasyHandle) {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        let statedLength = spec.headerLines.lazy.compactMap { line -> Int64? in
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, String(parts[0]).equalsIgnoringASCIICase("Content-Length") else { return nil }
+            return Int64(parts[1].trimmingCharacters(in: .whitespaces))
+        }.first
+        handle.set(CURLOPT_UPLOAD, 1)
+        handle.set(CURLOPT_INFILESIZE_LARGE, offset: statedLength ?? -1)
+        if spec.method != "PUT" { handle.set(CURLOPT_CUSTOMREQUEST, string: spec.method) }
+        handle.set(CURLOPT_READFUNCTION, callback: transferReadCallback)
+        handle.set(CURLOPT_READDATA, pointer: context)
+    }
+
     /// A body curl copies and can resend by itself when a reused connection turns out dead.
     private func setPostFields(_ body: Data, on handle: EasyHandle) {
         handle.set(CURLOPT_POST, 1)
@@ -179,8 +214,23 @@ final class Transfer: @unchecked Sendable {
         if reportsEvents { delegate.transferDidReceiveHead(self, head: head) }
     }
 
+    /// Fills curl's upload buffer: from the file, or from the stream pump (pausing when it is
+    /// empty); `afc_readfunc_pause()`/`afc_readfunc_abort()` as curl expects.
     fileprivate func readBody(into buffer: UnsafeMutableRawPointer, count: Int) -> Int {
-        uploadReader?.read(into: buffer, count: count) ?? 0
+        if let uploadPump {
+            switch uploadPump.take(into: buffer, count: count) {
+            case let .bytes(length): return length
+            case .end: return 0
+            case .pause: return afc_readfunc_pause()
+            case let .failure(error):
+                uploadError = URLError(.cannotLoadFromNetwork, userInfo: [NSUnderlyingErrorKey: error])
+                return afc_readfunc_abort()
+            }
+        }
+        guard let uploadReader else { return 0 }
+        let read = uploadReader.read(into: buffer, count: count)
+        if read < 0 { uploadError = URLError(.cannotOpenFile) }
+        return read < 0 ? afc_readfunc_abort() : read
     }
 
     fileprivate func seekBody(to offset: Int64) -> Bool {
@@ -205,13 +255,15 @@ final class Transfer: @unchecked Sendable {
         if let handle {
             timings = Self.readTimings(handle)
             if result != CURLE_OK, !cancelled {
-                failure = CurlFailure(code: result, message: handle.errorMessage)
+                failure = CurlFailure(code: result, message: handle.errorMessage, localError: uploadError)
             }
         }
         let outcome = TransferOutcome(head: parser.completed, body: body, failure: failure,
                                       wasCancelled: cancelled, timings: timings)
         body = Data()
         uploadReader = nil
+        uploadPump?.close()
+        uploadPump = nil
         handle = nil
         phase = .finished
         return outcome
@@ -260,8 +312,7 @@ private let transferHeaderCallback: afc_data_callback = { buffer, size, count, c
 
 private let transferReadCallback: afc_data_callback = { buffer, size, count, context in
     guard let buffer else { return 0 }
-    let read = transfer(from: context).readBody(into: buffer, count: size * count)
-    return read < 0 ? afc_readfunc_abort() : read
+    return transfer(from: context).readBody(into: buffer, count: size * count)
 }
 
 private let transferSeekCallback: afc_seek_callback = { context, offset, origin in

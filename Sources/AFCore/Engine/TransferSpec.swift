@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 
 /// Everything the engine needs to run one HTTP exchange (one hop of a task).
-struct TransferSpec: Sendable {
+struct TransferSpec: @unchecked Sendable {
     var url: String
     /// `url` parsed, as the request had it; responses are reported for it.
     var requestURL: URL?
@@ -14,6 +14,8 @@ struct TransferSpec: Sendable {
     var body: Data?
     /// A body read from a file as it is sent (instead of `body`).
     var uploadFile: URL?
+    /// A body read from a stream as it is sent (instead of `body`); it cannot be sent twice.
+    var uploadStream: InputStream?
     /// Idle timeout: how long to wait for a connection or for more data.
     var idleTimeout: TimeInterval
     /// Whole-exchange timeout.
@@ -150,10 +152,12 @@ extension String {
 }
 
 /// An upload's body as a task hands it to each exchange.
-enum TransferUpload: Sendable {
+enum TransferUpload: @unchecked Sendable {
     case data(Data)
     case file(URL)
+    case stream(InputStream)
 
     var data: Data? { if case let .data(data) = self { data } else { nil } }
     var fileURL: URL? { if case let .file(url) = self { url } else { nil } }
+    var stream: InputStream? { if case let .stream(stream) = self { stream } else { nil } }
 }

@@ -1,0 +1,88 @@
+import Foundation
+
+/// Feeds an `InputStream` to curl without ever blocking the engine thread: the stream is read on
+/// the pump's own queue into a bounded buffer, and curl's read callback only takes from that
+/// buffer, pausing the upload when it is empty until the pump has more.
+final class StreamUploadPump: @unchecked Sendable {
+    /// Bytes buffered ahead of curl at most.
+    static let capacity = 256 << 10
+    private static let chunkSize = 64 << 10
+
+    private struct State {
+        var buffer = Data()
+        var finished = false
+        var failure: (any Error)?
+        var reading = false
+        var curlIsWaiting = false
+        var closed = false
+    }
+
+    private let stream: InputStream
+    private let queue = DispatchQueue(label: "org.alamofire.upload-stream")
+    private let state = Protected(State())
+    /// Called (on the pump's queue) when curl waits and data or the end arrived.
+    private let wakeCurl: @Sendable () -> Void
+
+    init(stream: InputStream, wakeCurl: @escaping @Sendable () -> Void) {
+        self.stream = stream
+        self.wakeCurl = wakeCurl
+        queue.async { self.stream.open() }
+        scheduleRead()
+    }
+
+    /// What curl's read callback gets.
+    enum Take { case bytes(Int), pause, end, failure(any Error) }
+
+    /// Copies up to `count` buffered bytes into `buffer` (engine thread).
+    func take(into buffer: UnsafeMutableRawPointer, count: Int) -> Take {
+        let result = state.withLock { state -> Take in
+            if !state.buffer.isEmpty {
+                let length = min(count, state.buffer.count)
+                state.buffer.copyBytes(to: buffer.assumingMemoryBound(to: UInt8.self), count: length)
+                state.buffer.removeFirst(length)
+                return .bytes(length)
+            }
+            if let failure = state.failure { return .failure(failure) }
+            if state.finished { return .end }
+            state.curlIsWaiting = true
+            return .pause
+        }
+        scheduleRead()
+        return result
+    }
+
+    /// Stops reading and closes the stream.
+    func close() {
+        state.withLock { $0.closed = true }
+        queue.async { self.stream.close() }
+    }
+
+    private func scheduleRead() {
+        let shouldRead = state.withLock { state -> Bool in
+            guard !state.reading, !state.finished, !state.closed, state.failure == nil,
+                  state.buffer.count < Self.capacity else { return false }
+            state.reading = true
+            return true
+        }
+        if shouldRead { queue.async { self.readChunk() } }
+    }
+
+    private func readChunk() {
+        var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
+        let count = stream.read(&chunk, maxLength: chunk.count)
+        let wake = state.withLock { state -> Bool in
+            state.reading = false
+            if count > 0 {
+                state.buffer.append(chunk, count: count)
+            } else if count == 0 {
+                state.finished = true
+            } else {
+                state.failure = stream.streamError ?? URLError(.cannotLoadFromNetwork)
+            }
+            defer { state.curlIsWaiting = false }
+            return state.curlIsWaiting
+        }
+        if wake { wakeCurl() }
+        scheduleRead()
+    }
+}
