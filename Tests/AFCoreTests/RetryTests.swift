@@ -156,12 +156,14 @@ import Testing
     @Test func aRetryDelayDoesNotHoldTheSession() async throws {
         // One request waits 30 s before its retry; another on the same session must finish
         // meanwhile (the time limit fails the test if the delay blocks the root queue).
+        let delayStarted = OneShot()
         let session = makeSession(interceptor: Retrier { request, _, _, completion in
             completion(request.retryCount == 0 ? .retryWithDelay(30) : .doNotRetry)
+            delayStarted.fire()
         })
         let waiting = session.request(Server.httpbin("/status/500")).validate()
         let waitingTask = waiting.serializingData()
-        _ = await response { done in waiting.onURLSessionTaskCreation(on: .main) { done($0) } }
+        await delayStarted.wait()
         let other = try await session.request(Server.httpbin("/get")).serializingData().value
         #expect(!other.isEmpty)
         waiting.cancel()

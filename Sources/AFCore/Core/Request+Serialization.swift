@@ -52,9 +52,11 @@ extension Request {
         case let .run(serializer):
             serializationQueue.async { serializer() }
         case let .complete(completions):
-            completions.forEach { $0() }
+            // Clean up first, so a handler sees the request gone from the session and its
+            // temporary file removed.
             cleanup()
             delegate?.cleanup(after: self)
+            completions.forEach { $0() }
         }
     }
 }

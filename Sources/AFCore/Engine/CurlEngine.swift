@@ -142,8 +142,7 @@ final class CurlEngine: @unchecked Sendable {
             transfer.phase = .finished
             return
         }
-        transfer.engine = self
-        guard transfer.configure(handle) else {
+        guard transfer.configure(handle, engine: self) else {
             handle.reset()
             pool.append(handle)
             transfer.phase = .finished

@@ -60,8 +60,7 @@ final class Transfer: @unchecked Sendable {
     private(set) var setupFailure: CurlFailure?
     /// Set when reading the upload body failed mid-transfer; reported instead of curl's abort.
     private var uploadError: URLError?
-    /// The engine running the transfer, for the stream pump to wake it.
-    weak var engine: CurlEngine?
+
 
     init(spec: TransferSpec, delegate: any TransferDelegate, reportsEvents: Bool = false, reportsProgress: Bool = false) {
         self.spec = spec
@@ -71,7 +70,9 @@ final class Transfer: @unchecked Sendable {
     }
 
     /// Applies the spec to `handle`; false when the transfer cannot start (see `setupFailure`).
-    func configure(_ handle: EasyHandle) -> Bool {
+    /// `engine` is woken by a stream upload that has new data (the pump holds it until the
+    /// transfer ends).
+    func configure(_ handle: EasyHandle, engine: CurlEngine) -> Bool {
         self.handle = handle
         phase = .running(handle)
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -99,7 +100,7 @@ final class Transfer: @unchecked Sendable {
         }
         if let stream = spec.uploadStream {
             uploadPump = StreamUploadPump(stream: stream) { [weak self] in
-                guard let self, let engine = self.engine else { return }
+                guard let self else { return }
                 engine.resumeUpload(self)
             }
         }

@@ -73,3 +73,28 @@ extension AFError {
     /// The `URLError` code behind a task failure.
     var urlErrorCode: URLError.Code? { (underlyingError as? URLError)?.code }
 }
+
+/// A signal fired once from any thread and awaited once, in either order.
+final class OneShot: Sendable {
+    private struct State { var fired = false; var waiter: CheckedContinuation<Void, Never>? }
+    private let state = Protected(State())
+
+    func fire() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.fired = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let fired = state.withLock { state -> Bool in
+                if !state.fired { state.waiter = continuation }
+                return state.fired
+            }
+            if fired { continuation.resume() }
+        }
+    }
+}
