@@ -15,6 +15,8 @@ Paths:
   /flaky-json/KEY?fail=N
                     the first N requests for KEY get broken JSON, later ones {"attempt": n}
   /basic-challenge  401 with a Basic challenge, or 200 echoing the Authorization it was sent
+  /sink             reads a request body of any size (Content-Length or chunked) without keeping
+                    it, and answers {"bytes": n}
 Anything else: 404.
 """
 import json
@@ -39,6 +41,37 @@ def respond(conn, status, body, content_type="text/plain", extra=b""):
     head = (f"HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\n"
             f"Content-Length: {len(body)}\r\n").encode() + extra + b"\r\n"
     conn.sendall(head + body)
+
+
+def drain_body(conn, headers, buffered):
+    """Reads and drops a request body; returns its length. `buffered`: bytes already read."""
+    if "content-length" in headers:
+        remaining = int(headers["content-length"]) - len(buffered)
+        total = len(buffered)
+        while remaining > 0:
+            chunk = conn.recv(min(1 << 20, remaining))
+            if not chunk:
+                break
+            remaining -= len(chunk)
+            total += len(chunk)
+        return total
+    if headers.get("transfer-encoding", "").lower() != "chunked":
+        return len(buffered)
+    pending, total = buffered, 0
+    while True:
+        while b"\r\n" not in pending:
+            pending += conn.recv(65536)
+        size_line, pending = pending.split(b"\r\n", 1)
+        size = int(size_line.split(b";")[0], 16)
+        while len(pending) < size + 2:
+            chunk = conn.recv(1 << 20)
+            if not chunk:
+                return total
+            pending += chunk
+        total += size
+        pending = pending[size + 2:]
+        if size == 0:
+            return total
 
 
 def handle(conn):
@@ -82,6 +115,11 @@ def handle(conn):
                     attempt = next_attempt(path)
                     body = b'{"attempt": ' if attempt <= fail else json.dumps({"attempt": attempt}).encode()
                     respond(conn, "200 OK", body, "application/json")
+                    continue
+                if path == "/sink":
+                    rest = data.split(b"\r\n\r\n", 1)[1]
+                    received = drain_body(conn, headers, rest)
+                    respond(conn, "200 OK", json.dumps({"bytes": received}).encode(), "application/json")
                     continue
                 if path == "/basic-challenge":
                     if "authorization" in headers:

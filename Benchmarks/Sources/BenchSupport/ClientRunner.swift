@@ -14,9 +14,18 @@ public struct ClientRunner {
     }
 
     public func run(url: String, count: Int, inflight: Int, caFile: String) throws -> RunResult {
+        try run(arguments: [url, String(count), String(inflight), caFile] + extraArguments)
+    }
+
+    /// Runs a large-body workload (`upload-file`, `upload-stream`) of `megabytes` MiB.
+    public func runTransfer(mode: String, url: String, megabytes: Int) throws -> RunResult {
+        try run(arguments: [mode, url, String(megabytes)])
+    }
+
+    private func run(arguments: [String]) throws -> RunResult {
         let process = Process()
         process.executableURL = executable
-        process.arguments = [url, String(count), String(inflight), caFile] + extraArguments
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -5,6 +5,7 @@ public final class Fixture {
     public struct Endpoints: Decodable {
         public var http: String
         public var https: String
+        public var faults: String
         public var caFile: String
     }
 

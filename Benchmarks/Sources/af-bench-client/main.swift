@@ -12,6 +12,9 @@ import FoundationNetworking
 #endif
 
 let arguments = CommandLine.arguments
+if arguments.count == 4, arguments[1].hasPrefix("upload-") {
+    runUpload(mode: arguments[1], url: arguments[2], megabytes: Int(arguments[3]) ?? 0)
+}
 guard arguments.count >= 4, let url = URL(string: arguments[1]),
       let count = Int(arguments[2]), let requestedInflight = Int(arguments[3]),
       count > 0, requestedInflight > 0 else {

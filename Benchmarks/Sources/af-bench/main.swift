@@ -71,6 +71,20 @@ func run() throws {
         }
     }
     print(table.markdown)
+    print()
+    print(try transferTable(fixture: fixture, client: clients[1], scale: options.scale).markdown)
+}
+
+/// AF's large-body workloads: throughput and peak RSS (the target is under 64 MB).
+func transferTable(fixture: Fixture, client: ClientRunner, scale: Double) throws -> Table {
+    var table = Table(columns: ["workload (AF)", "MiB", "MB/s", "CPU s", "peak RSS MiB"])
+    let megabytes = max(16, Int(1024 * scale))
+    for (mode, name) in [("upload-file", "file upload"), ("upload-stream", "InputStream upload")] {
+        let result = try client.runTransfer(mode: mode, url: fixture.endpoints.faults + "/sink", megabytes: megabytes)
+        table.add([name, String(megabytes), String(format: "%.0f", Double(result.bytes) / result.seconds / 1e6),
+                   String(format: "%.2f", result.cpuSeconds), String(format: "%.1f", Double(result.maxRSSKiB) / 1024)])
+    }
+    return table
 }
 
 do {

@@ -9,7 +9,11 @@ final class StreamUploadPump: @unchecked Sendable {
     private static let chunkSize = 64 << 10
 
     private struct State {
-        var buffer = Data()
+        /// Buffered bytes are `storage[head...]`; taken bytes are dropped when the buffer empties
+        /// or before it grows (a `Data` with `removeFirst` keeps growing its storage instead).
+        var storage: [UInt8] = []
+        var head = 0
+        var buffered: Int { storage.count - head }
         var finished = false
         var failure: (any Error)?
         var reading = false
@@ -36,10 +40,16 @@ final class StreamUploadPump: @unchecked Sendable {
     /// Copies up to `count` buffered bytes into `buffer` (engine thread).
     func take(into buffer: UnsafeMutableRawPointer, count: Int) -> Take {
         let result = state.withLock { state -> Take in
-            if !state.buffer.isEmpty {
-                let length = min(count, state.buffer.count)
-                state.buffer.copyBytes(to: buffer.assumingMemoryBound(to: UInt8.self), count: length)
-                state.buffer.removeFirst(length)
+            if state.buffered > 0 {
+                let length = min(count, state.buffered)
+                state.storage.withUnsafeBytes { bytes in
+                    buffer.copyMemory(from: bytes.baseAddress! + state.head, byteCount: length)
+                }
+                state.head += length
+                if state.head == state.storage.count {
+                    state.storage.removeAll(keepingCapacity: true)
+                    state.head = 0
+                }
                 return .bytes(length)
             }
             if let failure = state.failure { return .failure(failure) }
@@ -60,7 +70,7 @@ final class StreamUploadPump: @unchecked Sendable {
     private func scheduleRead() {
         let shouldRead = state.withLock { state -> Bool in
             guard !state.reading, !state.finished, !state.closed, state.failure == nil,
-                  state.buffer.count < Self.capacity else { return false }
+                  state.buffered < Self.capacity else { return false }
             state.reading = true
             return true
         }
@@ -73,7 +83,11 @@ final class StreamUploadPump: @unchecked Sendable {
         let wake = state.withLock { state -> Bool in
             state.reading = false
             if count > 0 {
-                state.buffer.append(chunk, count: count)
+                if state.head > 0 {
+                    state.storage.removeFirst(state.head)
+                    state.head = 0
+                }
+                state.storage.append(contentsOf: chunk[0..<count])
             } else if count == 0 {
                 state.finished = true
             } else {
