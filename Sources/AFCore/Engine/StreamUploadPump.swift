@@ -61,6 +61,9 @@ final class StreamUploadPump: @unchecked Sendable {
         return result
     }
 
+    /// Bytes of memory the buffer holds (for tests: it must stay near `capacity`).
+    var storageCapacity: Int { state.withLock { $0.storage.capacity } }
+
     /// Stops reading and closes the stream.
     func close() {
         state.withLock { $0.closed = true }
