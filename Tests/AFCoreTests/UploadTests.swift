@@ -128,3 +128,38 @@ import Testing
         #expect(error?.urlErrorCode == .requestBodyStreamExhausted)
     }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct UploadEventTests {
+    @Test func uploadEventsReachAClosureMonitor() async throws {
+        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.upload-events"))
+        let created = Protected(0)
+        let sent = Protected<Int64>(0)
+        monitor.requestDidCreateUploadable = { _, _ in created.withLock { $0 += 1 } }
+        monitor.taskDidSendBodyData = { _, _, _, total, _ in sent.withLock { $0 = max($0, total) } }
+        let session = makeSession(eventMonitors: [monitor])
+        let body = Data(repeating: 7, count: 300_000)
+        _ = try await session.upload(body, to: Server.httpbin("/post")).serializingData().value
+        monitor.queue.sync {}
+        #expect(created.value == 1)
+        #expect(sent.value == Int64(body.count))
+    }
+
+    @Test func aFailingUploadableIsReported() async {
+        struct NoBody: UploadableConvertible {
+            struct Missing: Error {}
+            func createUploadable() throws -> UploadRequest.Uploadable { throw Missing() }
+        }
+        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.upload-failure"))
+        let failed = Protected(false)
+        monitor.requestDidFailToCreateUploadableWithError = { _, _ in failed.withLock { $0 = true } }
+        let session = makeSession(eventMonitors: [monitor])
+        let upload = Upload(request: try! URLRequest(url: Server.httpbin("/post"), method: .post), uploadable: NoBody())
+        let error = await session.upload(upload).serializingData().response.error
+        monitor.queue.sync {}
+        guard case .createUploadableFailed = error else {
+            Issue.record("expected createUploadableFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(failed.value)
+    }
+}

@@ -34,6 +34,8 @@ public final class ClosureEventMonitor: EventMonitor, @unchecked Sendable {
         var requestDidCancel: (@Sendable (Request) -> Void)?
         var requestDidCancelTask: (@Sendable (Request, SessionTask) -> Void)?
         var requestDidValidateRequestResponseDataWithResult: (@Sendable (DataRequest, URLRequest?, HTTPURLResponse, Data?, Request.ValidationResult) -> Void)?
+        var requestDidCreateUploadable: (@Sendable (UploadRequest, UploadRequest.Uploadable) -> Void)?
+        var requestDidFailToCreateUploadableWithError: (@Sendable (UploadRequest, AFError) -> Void)?
         var requestDidParseResponse: (@Sendable (DataRequest, DataResponse<Data?, AFError>) -> Void)?
     }
 
@@ -194,6 +196,18 @@ public final class ClosureEventMonitor: EventMonitor, @unchecked Sendable {
         set { closures.withLock { $0.requestDidValidateRequestResponseDataWithResult = newValue } }
     }
 
+    /// An upload's body was made.
+    public var requestDidCreateUploadable: (@Sendable (UploadRequest, UploadRequest.Uploadable) -> Void)? {
+        get { closures.withLock { $0.requestDidCreateUploadable } }
+        set { closures.withLock { $0.requestDidCreateUploadable = newValue } }
+    }
+
+    /// Making an upload's body failed.
+    public var requestDidFailToCreateUploadableWithError: (@Sendable (UploadRequest, AFError) -> Void)? {
+        get { closures.withLock { $0.requestDidFailToCreateUploadableWithError } }
+        set { closures.withLock { $0.requestDidFailToCreateUploadableWithError = newValue } }
+    }
+
     /// An unserialized response was produced.
     public var requestDidParseResponse: (@Sendable (DataRequest, DataResponse<Data?, AFError>) -> Void)? {
         get { closures.withLock { $0.requestDidParseResponse } }
@@ -281,5 +295,13 @@ public final class ClosureEventMonitor: EventMonitor, @unchecked Sendable {
     }
     public func request(_ request: DataRequest, didParseResponse response: DataResponse<Data?, AFError>) {
         requestDidParseResponse?(request, response)
+    }
+
+    public func request(_ request: UploadRequest, didCreateUploadable uploadable: UploadRequest.Uploadable) {
+        requestDidCreateUploadable?(request, uploadable)
+    }
+
+    public func request(_ request: UploadRequest, didFailToCreateUploadableWithError error: AFError) {
+        requestDidFailToCreateUploadableWithError?(request, error)
     }
 }
