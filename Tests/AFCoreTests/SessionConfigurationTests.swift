@@ -129,6 +129,16 @@ import Testing
         #expect(allMarkedCancelled)
     }
 
+    @Test func aRequestNotStartedEndsWhenItsSessionIsGone() async {
+        // The session is released right after making the request: its response handler must
+        // still be called, with sessionDeinitialized, not wait forever.
+        let error = await makeSession().request(Server.httpbin("/get")).serializingData().response.error
+        guard case .sessionDeinitialized = error else {
+            Issue.record("expected sessionDeinitialized, got \(String(describing: error))")
+            return
+        }
+    }
+
     @Test func requestsEndWhenTheSessionGoesAway() async {
         var session: Session? = makeSession()
         let request = session!.request(Server.faults("/stall"))

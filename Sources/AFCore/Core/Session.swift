@@ -100,6 +100,11 @@ open class Session: @unchecked Sendable {
     }
 
     deinit {
+        // Requests not started yet would otherwise wait forever for a session that is gone;
+        // running ones end the same way when the engine cancels their transfers.
+        for request in activeRequests.value {
+            request.underlyingQueue.async { request.finish(error: .sessionDeinitialized) }
+        }
         engine.shutdown()
     }
 

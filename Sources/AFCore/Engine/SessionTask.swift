@@ -68,12 +68,14 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
     private let credential: HTTPCredential?
     /// The upload body; it follows redirects that keep the method (307, 308).
     let upload: TransferUpload?
+    /// Where each exchange writes its response body, instead of memory.
+    let downloadFile: URL?
     let startDate = Date()
     let mutableState: Protected<MutableState>
 
     init(request: URLRequest, engine: CurlEngine, configuration: TaskConfiguration,
          queue: DispatchQueue, delegate: any SessionTaskDelegate, credential: HTTPCredential? = nil,
-         upload: TransferUpload? = nil) {
+         upload: TransferUpload? = nil, downloadFile: URL? = nil) {
         taskIdentifier = Self.identifiers.withLock { value in
             value += 1
             return value
@@ -85,6 +87,7 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         self.delegate = delegate
         self.credential = credential
         self.upload = upload
+        self.downloadFile = downloadFile
         mutableState = Protected(MutableState(currentRequest: request))
     }
 
@@ -152,7 +155,7 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         // A redirect that changed the method (to GET) leaves the body behind.
         let keepsBody = request.httpMethod == originalRequest?.httpMethod
         let spec = configuration.transferSpec(for: request, credential: sameOrigin ? credential : nil,
-                                              upload: keepsBody ? upload : nil)
+                                              upload: keepsBody ? upload : nil, downloadFile: downloadFile)
         return Transfer(spec: spec, delegate: self, reportsEvents: delegate?.observesTransferEvents ?? false,
                         reportsProgress: delegate?.observesProgress ?? false)
     }

@@ -40,7 +40,7 @@ struct TaskConfiguration: @unchecked Sendable {
 
     /// The transfer for one hop of `request`.
     func transferSpec(for request: URLRequest, credential: HTTPCredential? = nil,
-                      upload: TransferUpload? = nil) -> TransferSpec {
+                      upload: TransferUpload? = nil, downloadFile: URL? = nil) -> TransferSpec {
         var lines: [String] = []
         var seen = Set<String>()
         var requestHeaders = request.allHTTPHeaderFields ?? [:]
@@ -65,6 +65,7 @@ struct TaskConfiguration: @unchecked Sendable {
             body: upload?.data ?? request.httpBody,
             uploadFile: upload?.fileURL,
             uploadStream: upload?.stream,
+            downloadFile: downloadFile,
             idleTimeout: min(idleTimeout, requestTimeout),
             resourceTimeout: resourceTimeout,
             httpVersion: httpVersion,

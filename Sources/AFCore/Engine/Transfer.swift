@@ -53,6 +53,9 @@ final class Transfer: @unchecked Sendable {
     private var body = Data()
     private var uploadReader: FileUploadReader?
     private var uploadPump: StreamUploadPump?
+    private var downloadWriter: FileDownloadWriter?
+    /// Receive buffer for bodies written to disk: fewer, larger writes (curl's default is 16 KiB).
+    static let downloadBufferSize = 512 << 10
     /// Whether the task paused the transfer (so a stream's new data must not resume it).
     var isSuspended = false
     private var lastProgress = TransferProgress()
@@ -97,6 +100,15 @@ final class Transfer: @unchecked Sendable {
                 setupFailure = CurlFailure(code: CURLE_READ_ERROR, message: error.localizedDescription, localError: error)
                 return false
             }
+        }
+        if let downloadFile = spec.downloadFile {
+            do {
+                downloadWriter = try FileDownloadWriter(url: downloadFile)
+            } catch {
+                setupFailure = CurlFailure(code: CURLE_WRITE_ERROR, message: error.localizedDescription, localError: error)
+                return false
+            }
+            handle.set(CURLOPT_BUFFERSIZE, Self.downloadBufferSize)
         }
         if let stream = spec.uploadStream {
             uploadPump = StreamUploadPump(stream: stream) { [weak self] in
@@ -209,6 +221,11 @@ final class Transfer: @unchecked Sendable {
     fileprivate func receiveHeaderLine(_ line: UnsafeBufferPointer<UInt8>) {
         guard parser.consume(line), let head = parser.completed else { return }
         body = Data()
+        if let downloadWriter {
+            downloadWriter.truncate()
+            if reportsEvents { delegate.transferDidReceiveHead(self, head: head) }
+            return
+        }
         if let length = head.value(for: "Content-Length").flatMap(Int.init), length > 0 {
             body = Data(capacity: min(length, Self.maximumReservation))
         }
@@ -244,9 +261,15 @@ final class Transfer: @unchecked Sendable {
         delegate.transferDidProgress(self, progress: progress)
     }
 
-    fileprivate func receiveBody(_ bytes: UnsafeRawPointer, count: Int) {
-        body.append(bytes.assumingMemoryBound(to: UInt8.self), count: count)
+    /// Takes a chunk of the response body; false stops the transfer (the file could not take it).
+    fileprivate func receiveBody(_ bytes: UnsafeRawPointer, count: Int) -> Bool {
+        if let downloadWriter {
+            guard downloadWriter.write(bytes, count: count) else { return false }
+        } else {
+            body.append(bytes.assumingMemoryBound(to: UInt8.self), count: count)
+        }
         if reportsEvents { delegate.transferDidReceive(self, data: Data(bytes: bytes, count: count)) }
+        return true
     }
 
     /// Builds the outcome from the finished handle; called once, on the engine thread.
@@ -256,7 +279,8 @@ final class Transfer: @unchecked Sendable {
         if let handle {
             timings = Self.readTimings(handle)
             if result != CURLE_OK, !cancelled {
-                failure = CurlFailure(code: result, message: handle.errorMessage, localError: uploadError)
+                failure = CurlFailure(code: result, message: handle.errorMessage,
+                                      localError: uploadError ?? downloadWriter?.failure)
             }
         }
         let outcome = TransferOutcome(head: parser.completed, body: body, failure: failure,
@@ -265,6 +289,7 @@ final class Transfer: @unchecked Sendable {
         uploadReader = nil
         uploadPump?.close()
         uploadPump = nil
+        downloadWriter = nil
         handle = nil
         phase = .finished
         return outcome
@@ -296,8 +321,8 @@ private func transfer(from context: UnsafeMutableRawPointer?) -> Transfer {
 
 private let transferWriteCallback: afc_data_callback = { buffer, size, count, context in
     let length = size * count
-    if let buffer, length > 0 {
-        transfer(from: context).receiveBody(buffer, count: length)
+    if let buffer, length > 0, !transfer(from: context).receiveBody(buffer, count: length) {
+        return 0  // curl stops with CURLE_WRITE_ERROR; the writer's error is reported
     }
     return length
 }

@@ -1,0 +1,77 @@
+@testable import AFCore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// The engine writing response bodies straight to a file (the base of DownloadRequest).
+@Suite(.timeLimit(.minutes(1))) struct DownloadEngineTests {
+    final class Recorder: SessionTaskDelegate, @unchecked Sendable {
+        let done = OneShot()
+        let result = Protected<SessionTask.Result?>(nil)
+        var observesTransferEvents: Bool { false }
+        var observesProgress: Bool { false }
+        func task(_ task: SessionTask, didUpdate progress: TransferProgress) {}
+        func task(_ task: SessionTask, didReceiveResponse response: HTTPURLResponse) {}
+        func task(_ task: SessionTask, didReceive data: Data) {}
+        func task(_ task: SessionTask, willRedirectTo request: URLRequest, response: HTTPURLResponse,
+                  completion: @escaping @Sendable (URLRequest?) -> Void) { completion(request) }
+        func task(_ task: SessionTask, willCacheResponse response: CachedURLResponse,
+                  completion: @escaping @Sendable (CachedURLResponse?) -> Void) { completion(response) }
+        func task(_ task: SessionTask, didCompleteWith result: SessionTask.Result) {
+            self.result.withLock { $0 = result }
+            done.fire()
+        }
+    }
+
+    private func run(_ url: String, to file: URL) async throws -> SessionTask.Result {
+        _ = TestServers.shared
+        let engine = CurlEngine(limits: .init(maximumConnectionsPerHost: 6, maximumCachedConnections: 16), name: "test.engine")
+        defer { engine.shutdown() }
+        let recorder = Recorder()
+        let task = SessionTask(request: try URLRequest(url: url, method: .get), engine: engine,
+                               configuration: TaskConfiguration(URLSessionConfiguration.af.default),
+                               queue: DispatchQueue(label: "test.download"), delegate: recorder, downloadFile: file)
+        task.resume()
+        await recorder.done.wait()
+        return try #require(recorder.result.value)
+    }
+
+    private func temporaryFile() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("af-download-\(UUID().uuidString)")
+    }
+
+    @Test func theBodyGoesToTheFileNotMemory() async throws {
+        let file = temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try await run(Server.http("/static/1mb.bin"), to: file)
+        #expect(result.error == nil)
+        #expect(result.data.isEmpty)
+        let session = makeSession()
+        let expected = try await session.request(Server.http("/static/1mb.bin")).serializingData().value
+        #expect(expected.count == 1 << 20)
+        #expect(try Data(contentsOf: file) == expected)
+    }
+
+    @Test func aRedirectLeavesOnlyTheFinalBody() async throws {
+        let file = temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try await run(Server.httpbin("/redirect-to?url=/bytes/1000%3Fseed%3D3"), to: file)
+        #expect(result.response?.statusCode == 200)
+        #expect(try Data(contentsOf: file).count == 1000)
+    }
+
+    @Test func anUncreatableFileFailsTheTask() async throws {
+        let result = try await run(Server.http("/static/small.json"), to: URL(fileURLWithPath: "/nonexistent/dir/file"))
+        #expect((result.error as? URLError)?.code == .cannotCreateFile)
+    }
+
+    @Test func aFullDiskFailsTheTask() async throws {
+        // /dev/full accepts opening and fails every write with ENOSPC.
+        let result = try await run(Server.http("/static/1mb.bin"), to: URL(fileURLWithPath: "/dev/full"))
+        let error = try #require(result.error as? URLError)
+        #expect(error.code == .cannotWriteToFile)
+        #expect(error.userInfo["AFErrno"] as? Int == Int(ENOSPC))
+    }
+}
