@@ -82,20 +82,6 @@ extension UploadRequest.Uploadable: UploadableConvertible {
     public func createUploadable() throws -> UploadRequest.Uploadable { self }
 }
 
-/// A request builder paired with an upload body.
-struct ParameterlessRequestConvertible: URLRequestConvertible {
-    let url: any URLConvertible
-    let method: HTTPMethod
-    let headers: HTTPHeaders?
-    let requestModifier: Session.RequestModifier?
-
-    func asURLRequest() throws -> URLRequest {
-        var request = try URLRequest(url: url, method: method, headers: headers)
-        try requestModifier?(&request)
-        return request
-    }
-}
-
 /// A `URLRequestConvertible` and an `UploadableConvertible` as one `UploadConvertible`.
 struct Upload: UploadConvertible {
     let request: any URLRequestConvertible

@@ -135,21 +135,12 @@ final class CurlEngine: @unchecked Sendable {
 
     private func add(_ transfer: Transfer, paused: Bool) {
         guard let handle = pool.popLast() ?? EasyHandle() else {
-            transfer.delegate.transferDidComplete(
-                transfer, outcome: TransferOutcome(head: nil, body: Data(),
-                                                   failure: CurlFailure(code: CURLE_OUT_OF_MEMORY, message: "curl_easy_init failed"),
-                                                   wasCancelled: false, timings: CurlTimings()))
-            transfer.phase = .finished
-            return
+            return failBeforeStart(transfer, CurlFailure(code: CURLE_OUT_OF_MEMORY, message: "curl_easy_init failed"))
         }
         guard transfer.configure(handle, engine: self) else {
             handle.reset()
             pool.append(handle)
-            transfer.phase = .finished
-            transfer.delegate.transferDidComplete(
-                transfer, outcome: TransferOutcome(head: nil, body: Data(), failure: transfer.setupFailure,
-                                                   wasCancelled: false, timings: CurlTimings()))
-            return
+            return failBeforeStart(transfer, transfer.setupFailure)
         }
         running[handle.raw] = transfer
         curl_multi_add_handle(multi, handle.raw)
@@ -157,6 +148,14 @@ final class CurlEngine: @unchecked Sendable {
             transfer.isSuspended = true
             curl_easy_pause(handle.raw, CURLPAUSE_ALL)
         }
+    }
+
+    /// Ends a transfer that could not be handed to curl.
+    private func failBeforeStart(_ transfer: Transfer, _ failure: CurlFailure?) {
+        transfer.phase = .finished
+        transfer.delegate.transferDidComplete(
+            transfer, outcome: TransferOutcome(head: nil, body: Data(), failure: failure,
+                                               wasCancelled: false, timings: CurlTimings()))
     }
 
     private func collectFinishedTransfers() {

@@ -5,12 +5,15 @@ import FoundationNetworking
 
 /// The request a redirect leads to, built the way browsers and URLSession do.
 enum RedirectRules {
+    /// The status codes that redirect (with a Location).
+    static let redirectStatusCodes: Set<Int> = [301, 302, 303, 307, 308]
+
     /// Headers that must not follow a request to another origin.
     static let originBoundHeaders = ["authorization", "cookie", "proxy-authorization"]
 
     /// The next request for `response` to `request`, or `nil` when the response is no redirect.
     static func nextRequest(after request: URLRequest, response: HTTPURLResponse) -> URLRequest? {
-        guard [301, 302, 303, 307, 308].contains(response.statusCode),
+        guard redirectStatusCodes.contains(response.statusCode),
               let location = response.value(forHTTPHeaderField: "Location"),
               let current = request.url,
               let target = URL(string: location, relativeTo: current)?.absoluteURL,

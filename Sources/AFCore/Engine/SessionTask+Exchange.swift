@@ -7,7 +7,7 @@ import FoundationNetworking
 // reports the end. Runs on the task's queue, except the two engine-thread reports.
 extension SessionTask: TransferDelegate {
     func transferDidReceiveHead(_ transfer: Transfer, head: ResponseHead) {
-        guard ![301, 302, 303, 307, 308].contains(head.statusCode) || head.value(for: "Location") == nil,
+        guard !RedirectRules.redirectStatusCodes.contains(head.statusCode) || head.value(for: "Location") == nil,
               let url = transfer.spec.requestURL, let response = head.httpResponse(for: url) else { return }
         delegate?.task(self, didReceiveResponse: response)
     }
@@ -112,5 +112,3 @@ extension SessionTask: TransferDelegate {
         delegate?.task(self, didCompleteWith: result)
     }
 }
-
-

@@ -64,7 +64,6 @@ final class Transfer: @unchecked Sendable {
     /// Set when reading the upload body failed mid-transfer; reported instead of curl's abort.
     private var uploadError: URLError?
 
-
     init(spec: TransferSpec, delegate: any TransferDelegate, reportsEvents: Bool = false, reportsProgress: Bool = false) {
         self.spec = spec
         self.delegate = delegate
@@ -94,20 +93,14 @@ final class Transfer: @unchecked Sendable {
         handle.set(CURLOPT_HTTP_VERSION, curlHTTPVersion)
         configureTimeouts(handle)
         if let uploadFile = spec.uploadFile {
-            do {
-                uploadReader = try FileUploadReader(url: uploadFile)
-            } catch {
-                setupFailure = CurlFailure(code: CURLE_READ_ERROR, message: error.localizedDescription, localError: error)
-                return false
-            }
+            guard let reader = prepare(CURLE_READ_ERROR, { () throws(URLError) in try FileUploadReader(url: uploadFile) })
+            else { return false }
+            uploadReader = reader
         }
         if let downloadFile = spec.downloadFile {
-            do {
-                downloadWriter = try FileDownloadWriter(url: downloadFile)
-            } catch {
-                setupFailure = CurlFailure(code: CURLE_WRITE_ERROR, message: error.localizedDescription, localError: error)
-                return false
-            }
+            guard let writer = prepare(CURLE_WRITE_ERROR, { () throws(URLError) in try FileDownloadWriter(url: downloadFile) })
+            else { return false }
+            downloadWriter = writer
             handle.set(CURLOPT_BUFFERSIZE, Self.downloadBufferSize)
         }
         if let stream = spec.uploadStream {
@@ -135,6 +128,16 @@ final class Transfer: @unchecked Sendable {
         return true
     }
 
+    /// Opens a file the transfer needs; on failure records `setupFailure` and returns nil.
+    private func prepare<Value>(_ code: CURLcode, _ open: () throws(URLError) -> Value) -> Value? {
+        do {
+            return try open()
+        } catch {
+            setupFailure = CurlFailure(code: code, message: error.localizedDescription, localError: error)
+            return nil
+        }
+    }
+
     private var curlHTTPVersion: Int {
         switch spec.httpVersion {
         case .automatic: Int(CURL_HTTP_VERSION_2TLS)
@@ -156,10 +159,10 @@ final class Transfer: @unchecked Sendable {
 
     private func configureMethodAndBody(_ handle: EasyHandle) {
         if let uploadReader {
-            return configureFileUpload(uploadReader, on: handle)
+            return configureStreamedUpload(length: uploadReader.length, seekable: true, on: handle)
         }
         if uploadPump != nil {
-            return configureStreamUpload(on: handle)
+            return configureStreamedUpload(length: statedContentLength ?? -1, seekable: false, on: handle)
         }
         switch (spec.method, spec.body) {
         case ("GET", nil):
@@ -176,31 +179,28 @@ final class Transfer: @unchecked Sendable {
         }
     }
 
-    /// A body read from a file through curl's buffer; curl rewinds it itself when it must resend.
-    private func configureFileUpload(_ reader: FileUploadReader, on handle: EasyHandle) {
+    /// A body curl pulls through its buffer as it sends: from a file (which curl can rewind to
+    /// resend) or a stream (length -1 when unknown: chunked on HTTP/1.1).
+    private func configureStreamedUpload(length: Int64, seekable: Bool, on handle: EasyHandle) {
         let context = Unmanaged.passUnretained(self).toOpaque()
         handle.set(CURLOPT_UPLOAD, 1)
-        handle.set(CURLOPT_INFILESIZE_LARGE, offset: reader.length)
+        handle.set(CURLOPT_INFILESIZE_LARGE, offset: length)
         if spec.method != "PUT" { handle.set(CURLOPT_CUSTOMREQUEST, string: spec.method) }
         handle.set(CURLOPT_READFUNCTION, callback: transferReadCallback)
         handle.set(CURLOPT_READDATA, pointer: context)
-        afc_easy_setopt_seek_callback(handle.raw, transferSeekCallback)
-        handle.set(CURLOPT_SEEKDATA, pointer: context)
+        if seekable {
+            afc_easy_setopt_seek_callback(handle.raw, transferSeekCallback)
+            handle.set(CURLOPT_SEEKDATA, pointer: context)
+        }
     }
 
-    /// A body of unknown length (chunked on HTTP/1.1) unless the request states its Content-Length.
-    private func configureStreamUpload(on handle: EasyHandle) {
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        let statedLength = spec.headerLines.lazy.compactMap { line -> Int64? in
+    /// The Content-Length the request's own headers state, if any.
+    private var statedContentLength: Int64? {
+        spec.headerLines.lazy.compactMap { line -> Int64? in
             let parts = line.split(separator: ":", maxSplits: 1)
             guard parts.count == 2, String(parts[0]).equalsIgnoringASCIICase("Content-Length") else { return nil }
             return Int64(parts[1].trimmingCharacters(in: .whitespaces))
         }.first
-        handle.set(CURLOPT_UPLOAD, 1)
-        handle.set(CURLOPT_INFILESIZE_LARGE, offset: statedLength ?? -1)
-        if spec.method != "PUT" { handle.set(CURLOPT_CUSTOMREQUEST, string: spec.method) }
-        handle.set(CURLOPT_READFUNCTION, callback: transferReadCallback)
-        handle.set(CURLOPT_READDATA, pointer: context)
     }
 
     /// A body curl copies and can resend by itself when a reused connection turns out dead.
@@ -223,10 +223,7 @@ final class Transfer: @unchecked Sendable {
         body = Data()
         if let downloadWriter {
             downloadWriter.truncate()
-            if reportsEvents { delegate.transferDidReceiveHead(self, head: head) }
-            return
-        }
-        if let length = head.value(for: "Content-Length").flatMap(Int.init), length > 0 {
+        } else if let length = head.value(for: "Content-Length").flatMap(Int.init), length > 0 {
             body = Data(capacity: min(length, Self.maximumReservation))
         }
         if reportsEvents { delegate.transferDidReceiveHead(self, head: head) }
