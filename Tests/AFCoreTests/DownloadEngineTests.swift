@@ -32,7 +32,7 @@ import Testing
         let recorder = Recorder()
         let task = SessionTask(request: try URLRequest(url: url, method: .get), engine: engine,
                                configuration: TaskConfiguration(URLSessionConfiguration.af.default),
-                               queue: DispatchQueue(label: "test.download"), delegate: recorder, downloadFile: file)
+                               queue: DispatchQueue(label: "test.download"), delegate: recorder, download: DownloadTarget(file: file))
         task.resume()
         await recorder.done.wait()
         return try #require(recorder.result.value)

@@ -17,6 +17,14 @@ Paths:
   /basic-challenge  401 with a Basic challenge, or 200 echoing the Authorization it was sent
   /sink             reads a request body of any size (Content-Length or chunked) without keeping
                     it, and answers {"bytes": n}
+  /resumable?size=N&cut=C&mode=M&validator=V
+                    a body of N deterministic bytes (byte i = (7i + 3) mod 256) with a validator
+                    (V = etag, the default: ETag "v1"; V = date: Last-Modified) and Accept-Ranges.
+                    Without a Range (or with an If-Range that does not match): 200, and when C is
+                    given only the first C bytes are sent before the connection closes. With
+                    `Range: bytes=S-` and a matching If-Range: 206 with bytes S..N-1, unless M
+                    says otherwise: ignore (200 with the whole body), wrong (206 from byte 0),
+                    416 (Range Not Satisfiable), error (503 with a short text body).
 Anything else: 404.
 """
 import json
@@ -41,6 +49,41 @@ def respond(conn, status, body, content_type="text/plain", extra=b""):
     head = (f"HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\n"
             f"Content-Length: {len(body)}\r\n").encode() + extra + b"\r\n"
     conn.sendall(head + body)
+
+
+LAST_MODIFIED = "Wed, 21 Oct 2026 07:28:00 GMT"
+
+
+def resumable(conn, headers, query):
+    """Serves /resumable (see the module doc). Returns False when the connection was closed."""
+    size = int(query.get("size", ["1000"])[0])
+    mode = query.get("mode", [""])[0]
+    body = bytes((7 * i + 3) % 256 for i in range(size))
+    if query.get("validator", ["etag"])[0] == "date":
+        validator, validator_header = LAST_MODIFIED, f"Last-Modified: {LAST_MODIFIED}\r\n"
+    else:
+        validator, validator_header = '"v1"', 'ETag: "v1"\r\n'
+    extra = (validator_header + "Accept-Ranges: bytes\r\n").encode()
+    wanted = headers.get("range", "")
+    if wanted.startswith("bytes=") and headers.get("if-range") == validator and mode != "ignore":
+        start = int(wanted[len("bytes="):].split("-")[0])
+        if mode == "416":
+            respond(conn, "416 Range Not Satisfiable", b"", extra=f"Content-Range: bytes */{size}\r\n".encode())
+        elif mode == "error":
+            respond(conn, "503 Service Unavailable", b"busy, try later")
+        else:
+            first = 0 if mode == "wrong" else start
+            content_range = f"Content-Range: bytes {first}-{size - 1}/{size}\r\n".encode()
+            respond(conn, "206 Partial Content", body[first:], "application/octet-stream", extra + content_range)
+        return True
+    if "cut" in query:
+        cut = int(query["cut"][0])
+        head = (f"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
+                f"Content-Length: {size}\r\n").encode() + extra + b"\r\n"
+        conn.sendall(head + body[:cut])
+        return False
+    respond(conn, "200 OK", body, "application/octet-stream", extra)
+    return True
 
 
 def drain_body(conn, headers, buffered):
@@ -120,6 +163,10 @@ def handle(conn):
                     rest = data.split(b"\r\n\r\n", 1)[1]
                     received = drain_body(conn, headers, rest)
                     respond(conn, "200 OK", json.dumps({"bytes": received}).encode(), "application/json")
+                    continue
+                if path == "/resumable":
+                    if not resumable(conn, headers, query):
+                        return
                     continue
                 if path == "/basic-challenge":
                     if "authorization" in headers:

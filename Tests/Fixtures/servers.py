@@ -53,9 +53,12 @@ def nginx_config(directory, http_port, https_port, httpbin_port):
         f.write('{"hello":"world"}')
     with open(os.path.join(static, "1mb.bin"), "wb") as f:
         f.write(os.urandom(1 << 20))
+    with open(os.path.join(static, "4mb.bin"), "wb") as f:
+        f.write(os.urandom(4 << 20))
     user = "user root;" if os.geteuid() == 0 else ""
     locations = f"""
         location /static/ {{ alias {static}/; }}
+        location /slow/ {{ alias {static}/; limit_rate 4m; }}
         location = /bench.json {{ default_type application/json; return 200 '{{"hello":"world"}}'; }}
         location / {{
             proxy_pass http://httpbin;

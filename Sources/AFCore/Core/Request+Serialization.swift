@@ -59,5 +59,24 @@ extension Request {
             completions.forEach { $0() }
         }
     }
-}
 
+    /// Completes a serializer, unless its result failed (`serializationError`) and a retrier
+    /// wants another attempt: then the request runs again and every serializer runs on the new
+    /// outcome. `deliver` gets the retrier's error when it failed, to deliver instead.
+    func completeOrRetry(serializationError: AFError?, deliver: @escaping @Sendable (_ retryError: AFError?) -> Void) {
+        guard !isCancelled, let serializationError, error == nil, let delegate else {
+            return responseSerializerDidComplete { deliver(nil) }
+        }
+        delegate.retryResult(for: self, dueTo: serializationError) { result in
+            switch result {
+            case .doNotRetry:
+                self.responseSerializerDidComplete { deliver(nil) }
+            case let .doNotRetryWithError(retryError):
+                let error = retryError.asAFError(or: .requestRetryFailed(retryError: retryError, originalError: serializationError))
+                self.responseSerializerDidComplete { deliver(error) }
+            case .retry, .retryWithDelay:
+                delegate.retryRequest(self, withDelay: result.delay)
+            }
+        }
+    }
+}

@@ -59,8 +59,8 @@ public class Request: @unchecked Sendable {
     /// Bytes of the response body received, of those expected (0 when unknown).
     public let downloadProgress = Progress(totalUnitCount: 0)
 
-    /// Whether `uploadProgress` is kept current even without a handler (uploads).
-    var reportsUploadProgress: Bool { false }
+    /// Whether the progress objects are kept current even without a handler (uploads, downloads).
+    var keepsProgressCurrent: Bool { false }
 
     init(id: UUID = .fastRandom(), underlyingQueue: DispatchQueue, serializationQueue: DispatchQueue,
          eventMonitor: (any EventMonitor)?, interceptor: (any RequestInterceptor)?,

@@ -85,7 +85,8 @@ extension Session {
         let task = SessionTask(request: urlRequest, engine: engine, configuration: taskConfiguration,
                                queue: request.underlyingQueue, delegate: request,
                                credential: request.credential.flatMap(HTTPCredential.init),
-                               upload: (request as? UploadRequest)?.transferUpload)
+                               upload: (request as? UploadRequest)?.transferUpload,
+                               download: (request as? DownloadRequest)?.downloadTarget)
         request.didCreateTask(task)
     }
 

@@ -43,7 +43,7 @@ public final class UploadRequest: DataRequest, @unchecked Sendable {
                    shouldAutomaticallyResume: shouldAutomaticallyResume, delegate: delegate)
     }
 
-    override var reportsUploadProgress: Bool { true }
+    override var keepsProgressCurrent: Bool { true }
 
     /// Makes the body for a new attempt (on `requestQueue`).
     func makeUploadable() throws -> Uploadable {

@@ -3,6 +3,13 @@ import Foundation
 import Glibc
 #endif
 
+/// Where an exchange writes its response body: a file, and how many bytes of it a resumed
+/// download keeps (its first `resumeOffset` bytes, continued by a 206 response).
+struct DownloadTarget: Sendable, Equatable {
+    var file: URL
+    var resumeOffset: Int64 = 0
+}
+
 /// Writes a response body straight to a file as it arrives, so memory does not grow with the
 /// body. Engine thread only.
 final class FileDownloadWriter {
@@ -11,15 +18,23 @@ final class FileDownloadWriter {
     /// Set when a write failed (disk full, file size limit, I/O error).
     private(set) var failure: URLError?
 
-    /// Creates (or empties) the file at `url`.
-    init(url: URL) throws(URLError) {
-        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    /// Opens the file of `target`: emptied, or kept up to `resumeOffset` for a resumed download
+    /// (it must hold at least that many bytes).
+    init(target: DownloadTarget) throws(URLError) {
+        url = target.file
+        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (target.resumeOffset > 0 ? 0 : O_TRUNC)
+        let descriptor = open(url.path, flags, 0o600)
         guard descriptor >= 0 else {
-            throw URLError(.cannotCreateFile, userInfo: [NSURLErrorFailingURLErrorKey: url,
-                                                         NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+            throw Self.error(.cannotCreateFile, url: url, code: errno)
         }
         self.descriptor = descriptor
-        self.url = url
+        if target.resumeOffset > 0 {
+            var status = stat()
+            guard fstat(descriptor, &status) == 0, Int64(status.st_size) >= target.resumeOffset else {
+                throw URLError(.cannotOpenFile, userInfo: [NSURLErrorFailingURLErrorKey: url,
+                                                           NSLocalizedDescriptionKey: "The partial download is shorter than its resume data says."])
+            }
+        }
     }
 
     deinit {
@@ -33,10 +48,7 @@ final class FileDownloadWriter {
             let result = Glibc.write(descriptor, bytes + written, count - written)
             if result < 0, errno == EINTR { continue }
             guard result > 0 else {
-                let code = errno
-                failure = URLError(.cannotWriteToFile, userInfo: [NSURLErrorFailingURLErrorKey: url,
-                                                                  NSLocalizedDescriptionKey: String(cString: strerror(code)),
-                                                                  "AFErrno": Int(code)])
+                failure = Self.error(.cannotWriteToFile, url: url, code: errno)
                 return false
             }
             written += result
@@ -44,9 +56,16 @@ final class FileDownloadWriter {
         return true
     }
 
-    /// Empties the file: a new response (after an auth probe) replaces the previous body.
-    func truncate() {
-        _ = ftruncate(descriptor, 0)
-        _ = lseek(descriptor, 0, SEEK_SET)
+    /// Keeps the first `length` bytes and writes after them: 0 for a new body, the resume
+    /// offset for a body that continues the file.
+    func start(keeping length: Int64) {
+        _ = ftruncate(descriptor, off_t(length))
+        _ = lseek(descriptor, off_t(length), SEEK_SET)
+    }
+
+    private static func error(_ code: URLError.Code, url: URL, code errorNumber: Int32) -> URLError {
+        URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: url,
+                                  NSLocalizedDescriptionKey: String(cString: strerror(errorNumber)),
+                                  "AFErrno": Int(errorNumber)])
     }
 }

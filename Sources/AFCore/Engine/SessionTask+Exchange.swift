@@ -38,6 +38,13 @@ extension SessionTask: TransferDelegate {
             return (state.currentRequest, state.transactions.count, state.state == .canceling)
         }
 
+        if !cancelled, !outcome.wasCancelled, outcome.rangeRejected {
+            // The partial file cannot be continued: download the whole body again.
+            var whole = request
+            whole.setValue(nil, forHTTPHeaderField: "Range")
+            whole.setValue(nil, forHTTPHeaderField: "If-Range")
+            return startHop(whole, after: request, response: response, body: outcome.body, restartingDownload: true)
+        }
         if !cancelled, !outcome.wasCancelled, outcome.failure == nil, let response,
            let next = RedirectRules.nextRequest(after: request, response: response) {
             guard hopCount <= TaskConfiguration.maximumRedirects else {
@@ -71,11 +78,18 @@ extension SessionTask: TransferDelegate {
             let error = URLError(.requestBodyStreamExhausted, userInfo: [NSURLErrorFailingURLErrorKey: next.url as Any])
             return finish(request: request, response: response, data: body, error: error)
         }
+        startHop(next, after: request, response: response, body: body)
+    }
+
+    /// Sends `next` as the task's new exchange, unless the task was cancelled meanwhile.
+    private func startHop(_ next: URLRequest, after request: URLRequest, response: HTTPURLResponse?, body: Data,
+                          restartingDownload: Bool = false) {
         let transfer = mutableState.withLock { state -> Transfer? in
             guard state.state == .running || state.state == .suspended else { return nil }
             state.currentRequest = next
             state.hopStart = Date()
-            let transfer = makeTransfer(for: next)
+            if restartingDownload { state.download?.resumeOffset = 0 }
+            let transfer = makeTransfer(for: next, download: state.download)
             state.transfer = transfer
             return transfer
         }
@@ -88,7 +102,9 @@ extension SessionTask: TransferDelegate {
     }
 
     private func finish(request: URLRequest, response: HTTPURLResponse?, data: Data, error: (any Error)?) {
+        // Download bodies are on disk, not in `data`: they are not offered to the cache.
         guard error == nil, let response, let storage = configuration.responseCache, let delegate,
+              mutableState.withLock({ $0.download == nil }),
               ResponseCacheRules.mayStore(request: request, response: response) else {
             return deliver(request: request, response: response, data: data, error: error)
         }
@@ -100,15 +116,16 @@ extension SessionTask: TransferDelegate {
     }
 
     private func deliver(request: URLRequest, response: HTTPURLResponse?, data: Data, error: (any Error)?) {
-        let metrics = mutableState.withLock { state -> TaskMetrics in
+        let (metrics, download) = mutableState.withLock { state -> (TaskMetrics, DownloadTarget?) in
             state.state = .completed
             state.response = response
             state.transfer = nil
-            return TaskMetrics(taskInterval: DateInterval(start: startDate, end: Date()),
-                               redirectCount: state.transactions.count - 1,
-                               transactionMetrics: state.transactions)
+            return (TaskMetrics(taskInterval: DateInterval(start: startDate, end: Date()),
+                                redirectCount: state.transactions.count - 1,
+                                transactionMetrics: state.transactions), state.download)
         }
-        let result = Result(request: request, response: response, data: data, error: error, metrics: metrics)
+        let result = Result(request: request, response: response, data: data, error: error, metrics: metrics,
+                            download: download)
         delegate?.task(self, didCompleteWith: result)
     }
 }

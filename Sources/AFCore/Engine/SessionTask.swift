@@ -40,6 +40,16 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         var data: Data
         var error: (any Error)?
         var metrics: TaskMetrics
+        /// The file the body went to, and the offset the last exchange continued it from (a
+        /// resumed download's error answer stays in `data`, leaving the partial file alone).
+        var download: DownloadTarget?
+
+        /// Whether the final body is in the download file (else in `data`).
+        var bodyIsInFile: Bool {
+            guard let download else { return false }
+            guard download.resumeOffset > 0 else { return true }
+            return response.map { (200..<300).contains($0.statusCode) } ?? false
+        }
     }
 
     struct MutableState {
@@ -52,6 +62,8 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         var bytesReceived: Int64 = 0
         var bytesSent: Int64 = 0
         var hasStarted = false
+        /// Where each exchange writes its response body, instead of memory.
+        var download: DownloadTarget?
     }
 
     private static let identifiers = Protected(0)
@@ -68,14 +80,12 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
     private let credential: HTTPCredential?
     /// The upload body; it follows redirects that keep the method (307, 308).
     let upload: TransferUpload?
-    /// Where each exchange writes its response body, instead of memory.
-    let downloadFile: URL?
     let startDate = Date()
     let mutableState: Protected<MutableState>
 
     init(request: URLRequest, engine: CurlEngine, configuration: TaskConfiguration,
          queue: DispatchQueue, delegate: any SessionTaskDelegate, credential: HTTPCredential? = nil,
-         upload: TransferUpload? = nil, downloadFile: URL? = nil) {
+         upload: TransferUpload? = nil, download: DownloadTarget? = nil) {
         taskIdentifier = Self.identifiers.withLock { value in
             value += 1
             return value
@@ -87,8 +97,7 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         self.delegate = delegate
         self.credential = credential
         self.upload = upload
-        self.downloadFile = downloadFile
-        mutableState = Protected(MutableState(currentRequest: request))
+        mutableState = Protected(MutableState(currentRequest: request, download: download))
     }
 
     /// The request of the current hop (after redirects).
@@ -113,7 +122,7 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
             state.state = .running
             if state.hasStarted { return (nil, state.transfer) }
             state.hasStarted = true
-            let transfer = makeTransfer(for: state.currentRequest)
+            let transfer = makeTransfer(for: state.currentRequest, download: state.download)
             state.transfer = transfer
             state.hopStart = Date()
             return (transfer, nil)
@@ -139,7 +148,7 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
             state.state = .canceling
             if !state.hasStarted {
                 state.hasStarted = true
-                let transfer = makeTransfer(for: state.currentRequest)
+                let transfer = makeTransfer(for: state.currentRequest, download: state.download)
                 state.transfer = transfer
                 return transfer
             }
@@ -148,14 +157,15 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         if let transfer { engine.cancel(transfer) }
     }
 
-    func makeTransfer(for request: URLRequest) -> Transfer {
+    /// The transfer for one hop of `request`; under the state lock.
+    func makeTransfer(for request: URLRequest, download: DownloadTarget?) -> Transfer {
         let sameOrigin = request.url.flatMap { url in
             originalRequest?.url.map { RedirectRules.isSameOrigin($0, url) }
         } ?? false
         // A redirect that changed the method (to GET) leaves the body behind.
         let keepsBody = request.httpMethod == originalRequest?.httpMethod
         let spec = configuration.transferSpec(for: request, credential: sameOrigin ? credential : nil,
-                                              upload: keepsBody ? upload : nil, downloadFile: downloadFile)
+                                              upload: keepsBody ? upload : nil, download: download)
         return Transfer(spec: spec, delegate: self, reportsEvents: delegate?.observesTransferEvents ?? false,
                         reportsProgress: delegate?.observesProgress ?? false)
     }

@@ -40,7 +40,7 @@ struct TaskConfiguration: @unchecked Sendable {
 
     /// The transfer for one hop of `request`.
     func transferSpec(for request: URLRequest, credential: HTTPCredential? = nil,
-                      upload: TransferUpload? = nil, downloadFile: URL? = nil) -> TransferSpec {
+                      upload: TransferUpload? = nil, download: DownloadTarget? = nil) -> TransferSpec {
         var lines: [String] = []
         var seen = Set<String>()
         var requestHeaders = request.allHTTPHeaderFields ?? [:]
@@ -65,7 +65,7 @@ struct TaskConfiguration: @unchecked Sendable {
             body: upload?.data ?? request.httpBody,
             uploadFile: upload?.fileURL,
             uploadStream: upload?.stream,
-            downloadFile: downloadFile,
+            download: download,
             idleTimeout: min(idleTimeout, requestTimeout),
             resourceTimeout: resourceTimeout,
             httpVersion: httpVersion,

@@ -24,6 +24,8 @@ struct TransferOutcome: @unchecked Sendable {
     var failure: CurlFailure?
     var wasCancelled: Bool
     var timings: CurlTimings
+    /// A resumed download's server answered with another range: start again from zero.
+    var rangeRejected = false
 }
 
 /// One HTTP exchange on the engine. Its mutable state belongs to the engine thread.
@@ -54,6 +56,12 @@ final class Transfer: @unchecked Sendable {
     private var uploadReader: FileUploadReader?
     private var uploadPump: StreamUploadPump?
     private var downloadWriter: FileDownloadWriter?
+    /// Whether the current response body goes to `downloadWriter` (else to memory).
+    private var bodyGoesToFile = false
+    /// Bytes of the file the current response continues (a resumed download's 206), counted in progress.
+    private var resumedAt: Int64 = 0
+    /// Set when a resumed download got another range than asked; the body is refused.
+    private var rangeRejected = false
     /// Receive buffer for bodies written to disk: fewer, larger writes (curl's default is 16 KiB).
     static let downloadBufferSize = 512 << 10
     /// Whether the task paused the transfer (so a stream's new data must not resume it).
@@ -97,8 +105,8 @@ final class Transfer: @unchecked Sendable {
             else { return false }
             uploadReader = reader
         }
-        if let downloadFile = spec.downloadFile {
-            guard let writer = prepare(CURLE_WRITE_ERROR, { () throws(URLError) in try FileDownloadWriter(url: downloadFile) })
+        if let download = spec.download {
+            guard let writer = prepare(CURLE_WRITE_ERROR, { () throws(URLError) in try FileDownloadWriter(target: download) })
             else { return false }
             downloadWriter = writer
             handle.set(CURLOPT_BUFFERSIZE, Self.downloadBufferSize)
@@ -221,10 +229,23 @@ final class Transfer: @unchecked Sendable {
     fileprivate func receiveHeaderLine(_ line: UnsafeBufferPointer<UInt8>) {
         guard parser.consume(line), let head = parser.completed else { return }
         body = Data()
-        if let downloadWriter {
-            downloadWriter.truncate()
-        } else if let length = head.value(for: "Content-Length").flatMap(Int.init), length > 0 {
-            body = Data(capacity: min(length, Self.maximumReservation))
+        bodyGoesToFile = false
+        resumedAt = 0
+        let placement = downloadWriter.map { _ in
+            DownloadPlacement(statusCode: head.statusCode, contentRange: head.value(for: "Content-Range"),
+                              resumeOffset: spec.download?.resumeOffset ?? 0)
+        } ?? .memory
+        switch placement {
+        case let .file(keeping: length):
+            downloadWriter?.start(keeping: length)
+            bodyGoesToFile = true
+            resumedAt = length
+        case .rangeRejected:
+            rangeRejected = true
+        case .memory:
+            if let length = head.value(for: "Content-Length").flatMap(Int.init), length > 0 {
+                body = Data(capacity: min(length, Self.maximumReservation))
+            }
         }
         if reportsEvents { delegate.transferDidReceiveHead(self, head: head) }
     }
@@ -253,6 +274,11 @@ final class Transfer: @unchecked Sendable {
     }
 
     fileprivate func updateProgress(_ progress: TransferProgress) {
+        var progress = progress
+        if resumedAt > 0 {
+            progress.bytesReceived += resumedAt
+            if progress.bytesExpectedToReceive > 0 { progress.bytesExpectedToReceive += resumedAt }
+        }
         guard progress != lastProgress else { return }
         lastProgress = progress
         delegate.transferDidProgress(self, progress: progress)
@@ -260,7 +286,8 @@ final class Transfer: @unchecked Sendable {
 
     /// Takes a chunk of the response body; false stops the transfer (the file could not take it).
     fileprivate func receiveBody(_ bytes: UnsafeRawPointer, count: Int) -> Bool {
-        if let downloadWriter {
+        if rangeRejected { return false }
+        if bodyGoesToFile, let downloadWriter {
             guard downloadWriter.write(bytes, count: count) else { return false }
         } else {
             body.append(bytes.assumingMemoryBound(to: UInt8.self), count: count)
@@ -275,13 +302,13 @@ final class Transfer: @unchecked Sendable {
         var failure: CurlFailure?
         if let handle {
             timings = Self.readTimings(handle)
-            if result != CURLE_OK, !cancelled {
+            if result != CURLE_OK, !cancelled, !rangeRejected {
                 failure = CurlFailure(code: result, message: handle.errorMessage,
                                       localError: uploadError ?? downloadWriter?.failure)
             }
         }
         let outcome = TransferOutcome(head: parser.completed, body: body, failure: failure,
-                                      wasCancelled: cancelled, timings: timings)
+                                      wasCancelled: cancelled, timings: timings, rangeRejected: rangeRejected)
         body = Data()
         uploadReader = nil
         uploadPump?.close()

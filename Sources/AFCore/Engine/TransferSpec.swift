@@ -17,7 +17,7 @@ struct TransferSpec: @unchecked Sendable {
     /// A body read from a stream as it is sent (instead of `body`); it cannot be sent twice.
     var uploadStream: InputStream?
     /// Where the response body is written as it arrives, instead of memory.
-    var downloadFile: URL?
+    var download: DownloadTarget?
     /// Idle timeout: how long to wait for a connection or for more data.
     var idleTimeout: TimeInterval
     /// Whole-exchange timeout.

@@ -91,27 +91,16 @@ extension DataRequest {
 }
 
 extension DataRequest {
-    /// Delivers `response`, unless its serialization failed and a retrier wants another attempt:
-    /// then the request runs again and every serializer runs on the new outcome.
+    /// Delivers `response`, or retries when its serialization failed and a retrier asks.
     func completeOrRetry<Value>(_ response: AFDataResponse<Value>, queue: DispatchQueue,
                                 completionHandler: @escaping @Sendable (AFDataResponse<Value>) -> Void) {
-        guard !isCancelled, let serializationError = response.error, error == nil, let delegate else {
-            return responseSerializerDidComplete { queue.async { completionHandler(response) } }
-        }
-        delegate.retryResult(for: self, dueTo: serializationError) { result in
-            switch result {
-            case .doNotRetry:
-                self.responseSerializerDidComplete { queue.async { completionHandler(response) } }
-            case let .doNotRetryWithError(retryError):
-                let error = retryError.asAFError(or: .requestRetryFailed(retryError: retryError, originalError: serializationError))
-                let failed = DataResponse<Value, AFError>(request: response.request, response: response.response,
-                                                          data: response.data, metrics: response.metrics,
-                                                          serializationDuration: response.serializationDuration,
-                                                          result: .failure(error))
-                self.responseSerializerDidComplete { queue.async { completionHandler(failed) } }
-            case .retry, .retryWithDelay:
-                delegate.retryRequest(self, withDelay: result.delay)
-            }
+        completeOrRetry(serializationError: response.error) { retryError in
+            let delivered = retryError.map { error in
+                DataResponse<Value, AFError>(request: response.request, response: response.response, data: response.data,
+                                             metrics: response.metrics, serializationDuration: response.serializationDuration,
+                                             result: .failure(error))
+            } ?? response
+            queue.async { completionHandler(delivered) }
         }
     }
 }

@@ -13,7 +13,7 @@ public protocol DataResponseSerializerProtocol<SerializedObject>: Sendable {
 }
 
 /// A data serializer with preprocessing and empty-response rules.
-public protocol ResponseSerializer<SerializedObject>: DataResponseSerializerProtocol {
+public protocol ResponseSerializer<SerializedObject>: DataResponseSerializerProtocol & DownloadResponseSerializerProtocol {
     /// Applied to the body before serialization.
     var dataPreprocessor: any DataPreprocessor { get }
     /// Methods whose responses may be empty.

@@ -37,6 +37,10 @@ public final class ClosureEventMonitor: EventMonitor, @unchecked Sendable {
         var requestDidCreateUploadable: (@Sendable (UploadRequest, UploadRequest.Uploadable) -> Void)?
         var requestDidFailToCreateUploadableWithError: (@Sendable (UploadRequest, AFError) -> Void)?
         var requestDidParseResponse: (@Sendable (DataRequest, DataResponse<Data?, AFError>) -> Void)?
+        var requestDidFinishDownloadingUsingTaskWithResult: (@Sendable (DownloadRequest, SessionTask, Result<URL, AFError>) -> Void)?
+        var requestDidCreateDestinationURL: (@Sendable (DownloadRequest, URL) -> Void)?
+        var requestDidValidateRequestResponseFileURLWithResult: (@Sendable (DownloadRequest, URLRequest?, HTTPURLResponse, URL?, Request.ValidationResult) -> Void)?
+        var requestDidParseDownloadResponse: (@Sendable (DownloadRequest, DownloadResponse<URL?, AFError>) -> Void)?
     }
 
     private let closures = Protected(Closures())
@@ -214,6 +218,30 @@ public final class ClosureEventMonitor: EventMonitor, @unchecked Sendable {
         set { closures.withLock { $0.requestDidParseResponse = newValue } }
     }
 
+    /// A download's file was moved to its destination, or could not be.
+    public var requestDidFinishDownloadingUsingTaskWithResult: (@Sendable (DownloadRequest, SessionTask, Result<URL, AFError>) -> Void)? {
+        get { closures.withLock { $0.requestDidFinishDownloadingUsingTaskWithResult } }
+        set { closures.withLock { $0.requestDidFinishDownloadingUsingTaskWithResult = newValue } }
+    }
+
+    /// A download's destination was chosen.
+    public var requestDidCreateDestinationURL: (@Sendable (DownloadRequest, URL) -> Void)? {
+        get { closures.withLock { $0.requestDidCreateDestinationURL } }
+        set { closures.withLock { $0.requestDidCreateDestinationURL = newValue } }
+    }
+
+    /// A download's validator ran.
+    public var requestDidValidateRequestResponseFileURLWithResult: (@Sendable (DownloadRequest, URLRequest?, HTTPURLResponse, URL?, Request.ValidationResult) -> Void)? {
+        get { closures.withLock { $0.requestDidValidateRequestResponseFileURLWithResult } }
+        set { closures.withLock { $0.requestDidValidateRequestResponseFileURLWithResult = newValue } }
+    }
+
+    /// A download's unserialized response was produced.
+    public var requestDidParseDownloadResponse: (@Sendable (DownloadRequest, DownloadResponse<URL?, AFError>) -> Void)? {
+        get { closures.withLock { $0.requestDidParseDownloadResponse } }
+        set { closures.withLock { $0.requestDidParseDownloadResponse = newValue } }
+    }
+
     public func session(_ session: Session, task: SessionTask, didReceive response: HTTPURLResponse) {
         dataTaskDidReceiveResponse?(session, task, response)
     }
@@ -303,5 +331,22 @@ public final class ClosureEventMonitor: EventMonitor, @unchecked Sendable {
 
     public func request(_ request: UploadRequest, didFailToCreateUploadableWithError error: AFError) {
         requestDidFailToCreateUploadableWithError?(request, error)
+    }
+
+    public func request(_ request: DownloadRequest, didFinishDownloadingUsing task: SessionTask, with result: Result<URL, AFError>) {
+        requestDidFinishDownloadingUsingTaskWithResult?(request, task, result)
+    }
+
+    public func request(_ request: DownloadRequest, didCreateDestinationURL url: URL) {
+        requestDidCreateDestinationURL?(request, url)
+    }
+
+    public func request(_ request: DownloadRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
+                        fileURL: URL?, withResult result: Request.ValidationResult) {
+        requestDidValidateRequestResponseFileURLWithResult?(request, urlRequest, response, fileURL, result)
+    }
+
+    public func request(_ request: DownloadRequest, didParseResponse response: DownloadResponse<URL?, AFError>) {
+        requestDidParseDownloadResponse?(request, response)
     }
 }

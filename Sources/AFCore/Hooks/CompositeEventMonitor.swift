@@ -170,4 +170,25 @@ public final class CompositeEventMonitor: EventMonitor {
     public func request(_ request: UploadRequest, didFailToCreateUploadableWithError error: AFError) {
         performEvent { $0.request(request, didFailToCreateUploadableWithError: error) }
     }
+
+    public func request(_ request: DownloadRequest, didFinishDownloadingUsing task: SessionTask, with result: Result<URL, AFError>) {
+        performEvent { $0.request(request, didFinishDownloadingUsing: task, with: result) }
+    }
+
+    public func request(_ request: DownloadRequest, didCreateDestinationURL url: URL) {
+        performEvent { $0.request(request, didCreateDestinationURL: url) }
+    }
+
+    public func request(_ request: DownloadRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
+                        fileURL: URL?, withResult result: Request.ValidationResult) {
+        performEvent { $0.request(request, didValidateRequest: urlRequest, response: response, fileURL: fileURL, withResult: result) }
+    }
+
+    public func request(_ request: DownloadRequest, didParseResponse response: DownloadResponse<URL?, AFError>) {
+        performEvent { $0.request(request, didParseResponse: response) }
+    }
+
+    public func request<Value>(_ request: DownloadRequest, didParseResponse response: DownloadResponse<Value, AFError>) {
+        performEvent { $0.request(request, didParseResponse: response) }
+    }
 }

@@ -63,6 +63,15 @@ public protocol EventMonitor: Sendable {
 
     func request(_ request: UploadRequest, didCreateUploadable uploadable: UploadRequest.Uploadable)
     func request(_ request: UploadRequest, didFailToCreateUploadableWithError error: AFError)
+
+    // MARK: DownloadRequest events
+
+    func request(_ request: DownloadRequest, didFinishDownloadingUsing task: SessionTask, with result: Result<URL, AFError>)
+    func request(_ request: DownloadRequest, didCreateDestinationURL url: URL)
+    func request(_ request: DownloadRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
+                 fileURL: URL?, withResult result: Request.ValidationResult)
+    func request(_ request: DownloadRequest, didParseResponse response: DownloadResponse<URL?, AFError>)
+    func request<Value>(_ request: DownloadRequest, didParseResponse response: DownloadResponse<Value, AFError>)
 }
 
 extension EventMonitor {
@@ -103,4 +112,11 @@ extension EventMonitor {
 
     public func request(_ request: UploadRequest, didCreateUploadable uploadable: UploadRequest.Uploadable) {}
     public func request(_ request: UploadRequest, didFailToCreateUploadableWithError error: AFError) {}
+
+    public func request(_ request: DownloadRequest, didFinishDownloadingUsing task: SessionTask, with result: Result<URL, AFError>) {}
+    public func request(_ request: DownloadRequest, didCreateDestinationURL url: URL) {}
+    public func request(_ request: DownloadRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
+                        fileURL: URL?, withResult result: Request.ValidationResult) {}
+    public func request(_ request: DownloadRequest, didParseResponse response: DownloadResponse<URL?, AFError>) {}
+    public func request<Value>(_ request: DownloadRequest, didParseResponse response: DownloadResponse<Value, AFError>) {}
 }

@@ -1,0 +1,103 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// An async handle on a `DownloadRequest`'s serialized response.
+public struct DownloadTask<Value: Sendable>: Sendable {
+    /// The serialized response; waits for it.
+    public var response: DownloadResponse<Value, AFError> {
+        get async {
+            if shouldAutomaticallyCancel {
+                return await withTaskCancellationHandler { await task.value } onCancel: { cancel() }
+            }
+            return await task.value
+        }
+    }
+
+    /// The result of the response.
+    public var result: Result<Value, AFError> {
+        get async { await response.result }
+    }
+
+    /// The value, or the error thrown.
+    public var value: Value {
+        get async throws { try await result.get() }
+    }
+
+    private let request: DownloadRequest
+    private let task: Task<DownloadResponse<Value, AFError>, Never>
+    private let shouldAutomaticallyCancel: Bool
+
+    fileprivate init(request: DownloadRequest, task: Task<DownloadResponse<Value, AFError>, Never>,
+                     shouldAutomaticallyCancel: Bool) {
+        self.request = request
+        self.task = task
+        self.shouldAutomaticallyCancel = shouldAutomaticallyCancel
+    }
+
+    /// Cancels the download (no resume data).
+    public func cancel() { request.cancel() }
+    /// Resumes the download.
+    public func resume() { request.resume() }
+    /// Suspends the download.
+    public func suspend() { request.suspend() }
+}
+
+extension DownloadRequest {
+    /// A `DownloadTask` for the downloaded file's URL.
+    public func serializingDownloadedFileURL(automaticallyCancelling shouldAutomaticallyCancel: Bool = true) -> DownloadTask<URL> {
+        serializingDownload(using: URLResponseSerializer(), automaticallyCancelling: shouldAutomaticallyCancel)
+    }
+
+    /// A `DownloadTask` for the file's contents as `Data`.
+    public func serializingData(automaticallyCancelling shouldAutomaticallyCancel: Bool = true,
+                                dataPreprocessor: any DataPreprocessor = DataResponseSerializer.defaultDataPreprocessor,
+                                emptyResponseCodes: Set<Int> = DataResponseSerializer.defaultEmptyResponseCodes,
+                                emptyRequestMethods: Set<HTTPMethod> = DataResponseSerializer.defaultEmptyRequestMethods) -> DownloadTask<Data> {
+        serializingDownload(using: DataResponseSerializer(dataPreprocessor: dataPreprocessor,
+                                                          emptyResponseCodes: emptyResponseCodes,
+                                                          emptyRequestMethods: emptyRequestMethods),
+                            automaticallyCancelling: shouldAutomaticallyCancel)
+    }
+
+    /// A `DownloadTask` for the file's contents decoded as `type`.
+    public func serializingDecodable<Value: Decodable & Sendable>(
+        _ type: Value.Type = Value.self,
+        automaticallyCancelling shouldAutomaticallyCancel: Bool = true,
+        dataPreprocessor: any DataPreprocessor = DecodableResponseSerializer<Value>.defaultDataPreprocessor,
+        decoder: any DataDecoder = JSONDecoder(),
+        emptyResponseCodes: Set<Int> = DecodableResponseSerializer<Value>.defaultEmptyResponseCodes,
+        emptyRequestMethods: Set<HTTPMethod> = DecodableResponseSerializer<Value>.defaultEmptyRequestMethods
+    ) -> DownloadTask<Value> {
+        serializingDownload(using: DecodableResponseSerializer<Value>(dataPreprocessor: dataPreprocessor, decoder: decoder,
+                                                                      emptyResponseCodes: emptyResponseCodes,
+                                                                      emptyRequestMethods: emptyRequestMethods),
+                            automaticallyCancelling: shouldAutomaticallyCancel)
+    }
+
+    /// A `DownloadTask` for the file's contents as a `String`.
+    public func serializingString(automaticallyCancelling shouldAutomaticallyCancel: Bool = true,
+                                  dataPreprocessor: any DataPreprocessor = StringResponseSerializer.defaultDataPreprocessor,
+                                  encoding: String.Encoding? = nil,
+                                  emptyResponseCodes: Set<Int> = StringResponseSerializer.defaultEmptyResponseCodes,
+                                  emptyRequestMethods: Set<HTTPMethod> = StringResponseSerializer.defaultEmptyRequestMethods) -> DownloadTask<String> {
+        serializingDownload(using: StringResponseSerializer(dataPreprocessor: dataPreprocessor, encoding: encoding,
+                                                            emptyResponseCodes: emptyResponseCodes,
+                                                            emptyRequestMethods: emptyRequestMethods),
+                            automaticallyCancelling: shouldAutomaticallyCancel)
+    }
+
+    /// A `DownloadTask` for what `serializer` makes of the download.
+    public func serializingDownload<Serializer: DownloadResponseSerializerProtocol>(
+        using serializer: Serializer,
+        automaticallyCancelling shouldAutomaticallyCancel: Bool = true
+    ) -> DownloadTask<Serializer.SerializedObject> {
+        let task = Task {
+            await withCheckedContinuation { continuation in
+                self.response(queue: .asyncCompletion, responseSerializer: serializer) { continuation.resume(returning: $0) }
+            }
+        }
+        return DownloadTask(request: self, task: task, shouldAutomaticallyCancel: shouldAutomaticallyCancel)
+    }
+}

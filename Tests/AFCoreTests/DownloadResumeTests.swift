@@ -1,0 +1,198 @@
+@testable import AFCore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// Resume data: cancelling or failing part way keeps the partial file, and resuming continues
+/// it with a Range request guarded by If-Range, or starts again when the server will not.
+@Suite(.timeLimit(.minutes(1))) struct DownloadResumeTests {
+    /// The bytes `/resumable?size=N` serves.
+    private func resumableBody(_ size: Int) -> Data {
+        Data((0..<size).map { UInt8((7 * $0 + 3) % 256) })
+    }
+
+    private func destination() -> (URL, DownloadRequest.Destination) {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("af-resumed-\(UUID().uuidString)")
+        return (url, { _, _ in (url, []) })
+    }
+
+    /// Resume data for `/resumable` with a partial file holding its first `count` bytes.
+    private func handMadeResumeData(query: String, size: Int, count: Int, validator: String = "\"v1\"") throws -> (Data, URL) {
+        let name = "AF-download-\(UUID().uuidString).tmp"
+        let partial = FileManager.default.temporaryDirectory.appendingPathComponent(name)
+        try resumableBody(size).prefix(count).write(to: partial)
+        var point = try #require(DownloadResumeData(after: URLRequest(url: URL(string: Server.faults("/resumable?size=\(size)&\(query)"))!),
+                                                    response: HTTPURLResponse(url: URL(string: "http://x")!, statusCode: 200, httpVersion: nil,
+                                                                              headerFields: ["ETag": validator]),
+                                                    bodyIsInFile: true, file: partial, previous: nil))
+        point.validator = validator
+        return (point.encoded, partial)
+    }
+
+    /// Cancels `request` with resume data once `threshold` bytes arrived; returns the data.
+    private func cancelPartWay(_ request: DownloadRequest, after threshold: Int64) async -> Data? {
+        let cancelled = Protected(false)
+        return await response { done in
+            request.downloadProgress(queue: DispatchQueue(label: "test.progress")) { progress in
+                guard progress.completedUnitCount >= threshold,
+                      cancelled.withLock({ let first = !$0; $0 = true; return first }) else { return }
+                request.cancel(byProducingResumeData: { done($0) })
+            }
+            request.resume()
+        }
+    }
+
+    @Test func cancelledAtARandomPointAndResumedIsByteIdentical() async throws {
+        let session = makeSession()
+        let size: Int64 = 4 << 20
+        // nginx serves /slow/ at 4 MB/s, so the cancel lands part way; the point is random.
+        let threshold = Int64.random(in: size / 10...size * 8 / 10)
+        let first = session.download(Server.http("/slow/4mb.bin"))
+        let resumeData = try #require(await cancelPartWay(first, after: threshold), "threshold \(threshold)")
+        #expect(first.error?.isExplicitlyCancelledError == true)
+        let point = try #require(DownloadResumeData(resumeData))
+        #expect(point.offset >= threshold && point.offset < size)
+        #expect(point.validator.hasPrefix("\""))  // nginx's ETag
+        #expect(DownloadResumeData.size(of: point.partialFile) == point.offset)
+
+        let (url, destination) = destination()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let resumed = session.download(resumingWith: resumeData, to: destination)
+        let fileURL = try await resumed.serializingDownloadedFileURL().value
+        #expect(resumed.response?.statusCode == 206)
+        #expect(resumed.lastRequest?.headers["Range"] == "bytes=\(point.offset)-")
+        #expect(resumed.downloadProgress.completedUnitCount == size)
+        #expect(resumed.downloadProgress.totalUnitCount == size)
+        let expected = try await session.request(Server.http("/static/4mb.bin")).serializingData().value
+        #expect(try Data(contentsOf: fileURL) == expected)
+        #expect(!FileManager.default.fileExists(atPath: point.partialFile.path))
+    }
+
+    @Test func httpbinRangeDownloadResumes() async throws {
+        let session = makeSession()
+        let path = "/range/40000?duration=2&chunk_size=1000"
+        let first = session.download(Server.httpbin(path))
+        let resumeData = try #require(await cancelPartWay(first, after: Int64.random(in: 5000...30000)))
+        let (url, destination) = destination()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let resumed = session.download(resumingWith: resumeData, to: destination)
+        let data = try await resumed.serializingData().value
+        #expect(resumed.response?.statusCode == 206)
+        let expected = try await session.request(Server.httpbin("/range/40000")).serializingData().value
+        #expect(data == expected)
+    }
+
+    @Test func aFailurePartWayLeavesResumeDataAndResumingCompletesTheFile() async throws {
+        for validator in ["etag", "date"] {
+            let session = makeSession()
+            let url = Server.faults("/resumable?size=100000&cut=30000&validator=\(validator)")
+            let first = await session.download(url).serializingData().response
+            #expect(first.error?.isSessionTaskError == true)
+            let resumeData = try #require(first.resumeData)
+            let point = try #require(DownloadResumeData(resumeData))
+            #expect(point.offset == 30000)
+            #expect(try Data(contentsOf: point.partialFile) == resumableBody(100000).prefix(30000))
+
+            let (destinationURL, destination) = destination()
+            defer { try? FileManager.default.removeItem(at: destinationURL) }
+            let resumed = session.download(resumingWith: resumeData, to: destination)
+            let data = try await resumed.serializingData().value
+            #expect(resumed.response?.statusCode == 206)
+            #expect(resumed.lastRequest?.headers["If-Range"] == (validator == "etag" ? "\"v1\"" : "Wed, 21 Oct 2026 07:28:00 GMT"))
+            #expect(data == resumableBody(100000))
+        }
+    }
+
+    @Test func aRetryContinuesWhereTheFailedAttemptStopped() async throws {
+        let session = makeSession()
+        let request = session.download(Server.faults("/resumable?size=50000&cut=20000"), interceptor: .retryPolicy)
+        let data = try await request.serializingData().value
+        #expect(data == resumableBody(50000))
+        #expect(request.retryCount == 1)
+        #expect(request.response?.statusCode == 206)
+        #expect(request.resumeData == nil)
+    }
+
+    @Test(arguments: ["ignore", "wrong", "416"])
+    func aServerThatWillNotContinueGetsTheWholeBodyAgain(mode: String) async throws {
+        let (resumeData, partial) = try handMadeResumeData(query: "mode=\(mode)", size: 20000, count: 5000)
+        defer { try? FileManager.default.removeItem(at: partial) }
+        let session = makeSession()
+        let (url, destination) = destination()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let request = session.download(resumingWith: resumeData, to: destination)
+        let data = try await request.serializingData().value
+        #expect(data == resumableBody(20000))
+        #expect(request.response?.statusCode == 200)
+    }
+
+    @Test func aChangedValidatorGetsTheWholeNewBody() async throws {
+        let (resumeData, partial) = try handMadeResumeData(query: "", size: 20000, count: 5000, validator: "\"old\"")
+        defer { try? FileManager.default.removeItem(at: partial) }
+        try Data(repeating: 0xEE, count: 5000).write(to: partial)  // bytes of the old version
+        let session = makeSession()
+        let (url, destination) = destination()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let request = session.download(resumingWith: resumeData, to: destination)
+        let data = try await request.serializingData().value
+        #expect(request.response?.statusCode == 200)
+        #expect(data == resumableBody(20000))
+    }
+
+    @Test func anErrorAnswerLeavesThePartialFileResumable() async throws {
+        let (resumeData, partial) = try handMadeResumeData(query: "mode=error", size: 20000, count: 5000)
+        defer { try? FileManager.default.removeItem(at: partial) }
+        let session = makeSession()
+        let (url, destination) = destination()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let response = await session.download(resumingWith: resumeData, to: destination).serializingString().response
+        #expect(response.response?.statusCode == 503)
+        #expect(response.value == "busy, try later")
+        #expect(try Data(contentsOf: partial) == resumableBody(20000).prefix(5000))
+        #expect(response.resumeData.flatMap(DownloadResumeData.init) == DownloadResumeData(resumeData))
+    }
+
+    @Test func aMissingPartialFileStartsFromZero() async throws {
+        let (resumeData, partial) = try handMadeResumeData(query: "", size: 20000, count: 5000)
+        try FileManager.default.removeItem(at: partial)
+        let session = makeSession()
+        let (url, destination) = destination()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let request = session.download(resumingWith: resumeData, to: destination)
+        let data = try await request.serializingData().value
+        #expect(request.lastRequest?.headers["Range"] == nil)
+        #expect(data == resumableBody(20000))
+    }
+
+    @Test func resumeDataThatIsNotAFsFailsTheRequest() async throws {
+        let session = makeSession()
+        for data in [Data("garbage".utf8), Data(#"{"version":1,"url":"http://x","headers":{},"partialFileName":"../../etc/passwd","offset":1,"validator":"x"}"#.utf8)] {
+            let response = await session.download(resumingWith: data).serializingData().response
+            #expect(response.error?.isCreateURLRequestError == true)
+        }
+    }
+
+    @Test func resumeDataCarriesNoCredentials() async throws {
+        let session = makeSession()
+        let response = await session.download(Server.faults("/resumable?size=10000&cut=3000"),
+                                              headers: [.authorization(bearerToken: "secret-token"), .init(name: "X-Trace", value: "kept")])
+            .serializingData().response
+        let resumeData = try #require(response.resumeData)
+        #expect(!String(decoding: resumeData, as: UTF8.self).contains("secret-token"))
+        let point = try #require(DownloadResumeData(resumeData))
+        #expect(point.headers["X-Trace"] == "kept")
+        try? FileManager.default.removeItem(at: point.partialFile)
+    }
+
+    @Test func cancellingAFinishedDownloadGivesNoResumeData() async throws {
+        let session = makeSession()
+        let request = session.download(Server.http("/static/small.json"))
+        let fileURL = try await request.serializingDownloadedFileURL().value
+        defer { try? FileManager.default.removeItem(at: fileURL) }
+        let data: Data? = await response { done in request.cancel(byProducingResumeData: { done($0) }) }
+        #expect(data == nil)
+        #expect(request.resumeData == nil)
+    }
+}
