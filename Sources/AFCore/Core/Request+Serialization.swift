@@ -46,6 +46,10 @@ extension Request {
             state.responseSerializerCompletions.removeAll()
             if state.state.canTransition(to: .finished) { state.state = .finished }
             state.responseSerializerProcessingFinished = true
+            // No more bytes will move: drop the progress handlers, which often capture the
+            // request itself (to cancel it), so that such a cycle ends here.
+            state.uploadProgressHandler = nil
+            state.downloadProgressHandler = nil
             return .complete(completions)
         }
         switch step {

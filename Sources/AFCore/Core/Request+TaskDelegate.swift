@@ -11,6 +11,7 @@ extension Request: SessionTaskDelegate {
     }
 
     func task(_ task: SessionTask, didReceiveResponse response: HTTPURLResponse) {
+        didReceiveResponseHead(response, task: task)
         emitSessionEvent { $0.session($1, task: task, didReceive: response) }
     }
 
@@ -19,6 +20,7 @@ extension Request: SessionTaskDelegate {
     }
 
     func task(_ task: SessionTask, didReceive data: Data) {
+        if task.bodyStream != nil { didReceiveStreamedBody(data) }
         emitSessionEvent { $0.session($1, task: task, didReceive: data) }
     }
 

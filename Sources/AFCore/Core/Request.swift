@@ -85,6 +85,12 @@ public class Request: @unchecked Sendable {
     /// Releases what the request holds once its handlers ran (an upload's temporary file).
     func cleanup() {}
 
+    /// The head of the attempt's final response arrived (engine thread): a stream validates it.
+    func didReceiveResponseHead(_ response: HTTPURLResponse, task: SessionTask) {}
+
+    /// A chunk of a streamed response body arrived (engine thread).
+    func didReceiveStreamedBody(_ data: Data) {}
+
     // MARK: State
 
     /// The request's state.

@@ -86,7 +86,8 @@ extension Session {
                                queue: request.underlyingQueue, delegate: request,
                                credential: request.credential.flatMap(HTTPCredential.init),
                                upload: (request as? UploadRequest)?.transferUpload,
-                               download: (request as? DownloadRequest)?.downloadTarget)
+                               download: (request as? DownloadRequest)?.downloadTarget,
+                               bodyStream: (request as? DataStreamRequest)?.flowControl)
         request.didCreateTask(task)
     }
 

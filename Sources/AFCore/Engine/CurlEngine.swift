@@ -16,7 +16,7 @@ final class CurlEngine: @unchecked Sendable {
         case cancel(Transfer)
         case pause(Transfer)
         case unpause(Transfer)
-        case resumeUpload(Transfer)
+        case resumeFlow(Transfer)
         case shutdown
     }
 
@@ -57,8 +57,9 @@ final class CurlEngine: @unchecked Sendable {
     /// Resumes a paused `transfer`.
     func unpause(_ transfer: Transfer) { enqueue(.unpause(transfer)) }
 
-    /// Resumes sending after the upload stream had nothing to give (unless the task paused it).
-    func resumeUpload(_ transfer: Transfer) { enqueue(.resumeUpload(transfer)) }
+    /// Resumes a transfer that paused itself (its upload stream had nothing to give, or its
+    /// streamed body's consumer fell behind), unless the task paused it.
+    func resumeFlow(_ transfer: Transfer) { enqueue(.resumeFlow(transfer)) }
 
     /// Cancels every transfer and ends the engine thread.
     func shutdown() { enqueue(.shutdown) }
@@ -123,7 +124,7 @@ final class CurlEngine: @unchecked Sendable {
             case .waiting: transfer.phase = .waiting(paused: false)
             case .finished: break
             }
-        case let .resumeUpload(transfer):
+        case let .resumeFlow(transfer):
             if case let .running(handle) = transfer.phase, !transfer.isSuspended {
                 curl_easy_pause(handle.raw, CURLPAUSE_CONT)
             }

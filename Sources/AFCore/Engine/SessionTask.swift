@@ -80,12 +80,15 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
     private let credential: HTTPCredential?
     /// The upload body; it follows redirects that keep the method (307, 308).
     let upload: TransferUpload?
+    /// Set for a streamed response body: chunks go to the delegate as they arrive, paced by it.
+    let bodyStream: StreamFlowControl?
     let startDate = Date()
     let mutableState: Protected<MutableState>
 
     init(request: URLRequest, engine: CurlEngine, configuration: TaskConfiguration,
          queue: DispatchQueue, delegate: any SessionTaskDelegate, credential: HTTPCredential? = nil,
-         upload: TransferUpload? = nil, download: DownloadTarget? = nil) {
+         upload: TransferUpload? = nil, download: DownloadTarget? = nil,
+         bodyStream: StreamFlowControl? = nil) {
         taskIdentifier = Self.identifiers.withLock { value in
             value += 1
             return value
@@ -97,7 +100,9 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         self.delegate = delegate
         self.credential = credential
         self.upload = upload
+        self.bodyStream = bodyStream
         mutableState = Protected(MutableState(currentRequest: request, download: download))
+        bodyStream?.onWake { [weak self] in self?.resumeFlow() }
     }
 
     /// The request of the current hop (after redirects).
@@ -141,6 +146,11 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         if let transfer { engine.pause(transfer) }
     }
 
+    /// Lets a transfer that paused itself for its consumer go on.
+    private func resumeFlow() {
+        if let transfer = mutableState.withLock({ $0.transfer }) { engine.resumeFlow(transfer) }
+    }
+
     /// Cancels the task; it completes with `URLError.cancelled`.
     public func cancel() {
         let transfer = mutableState.withLock { state -> Transfer? in
@@ -164,8 +174,9 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         } ?? false
         // A redirect that changed the method (to GET) leaves the body behind.
         let keepsBody = request.httpMethod == originalRequest?.httpMethod
-        let spec = configuration.transferSpec(for: request, credential: sameOrigin ? credential : nil,
+        var spec = configuration.transferSpec(for: request, credential: sameOrigin ? credential : nil,
                                               upload: keepsBody ? upload : nil, download: download)
+        spec.bodyStream = bodyStream
         return Transfer(spec: spec, delegate: self, reportsEvents: delegate?.observesTransferEvents ?? false,
                         reportsProgress: delegate?.observesProgress ?? false)
     }

@@ -58,6 +58,9 @@ final class Transfer: @unchecked Sendable {
     private var downloadWriter: FileDownloadWriter?
     /// Whether the current response body goes to `downloadWriter` (else to memory).
     private var bodyGoesToFile = false
+    /// Whether the current response body is handed over in chunks (a final response of a
+    /// transfer with `spec.bodyStream`; never a redirect's body).
+    private var bodyIsStreamed = false
     /// Bytes of the file the current response continues (a resumed download's 206), counted in progress.
     private var resumedAt: Int64 = 0
     /// Set when a resumed download got another range than asked; the body is refused.
@@ -114,7 +117,7 @@ final class Transfer: @unchecked Sendable {
         if let stream = spec.uploadStream {
             uploadPump = StreamUploadPump(stream: stream) { [weak self] in
                 guard let self else { return }
-                engine.resumeUpload(self)
+                engine.resumeFlow(self)
             }
         }
         configureMethodAndBody(handle)
@@ -231,6 +234,8 @@ final class Transfer: @unchecked Sendable {
         body = Data()
         bodyGoesToFile = false
         resumedAt = 0
+        bodyIsStreamed = spec.bodyStream != nil
+            && !(RedirectRules.redirectStatusCodes.contains(head.statusCode) && head.value(for: "Location") != nil)
         let placement = downloadWriter.map { _ in
             DownloadPlacement(statusCode: head.statusCode, contentRange: head.value(for: "Content-Range"),
                               resumeOffset: spec.download?.resumeOffset ?? 0)
@@ -243,11 +248,11 @@ final class Transfer: @unchecked Sendable {
         case .rangeRejected:
             rangeRejected = true
         case .memory:
-            if let length = head.value(for: "Content-Length").flatMap(Int.init), length > 0 {
+            if !bodyIsStreamed, let length = head.value(for: "Content-Length").flatMap(Int.init), length > 0 {
                 body = Data(capacity: min(length, Self.maximumReservation))
             }
         }
-        if reportsEvents { delegate.transferDidReceiveHead(self, head: head) }
+        if reportsEvents || spec.bodyStream != nil { delegate.transferDidReceiveHead(self, head: head) }
     }
 
     /// Fills curl's upload buffer: from the file, or from the stream pump (pausing when it is
@@ -284,16 +289,31 @@ final class Transfer: @unchecked Sendable {
         delegate.transferDidProgress(self, progress: progress)
     }
 
-    /// Takes a chunk of the response body; false stops the transfer (the file could not take it).
-    fileprivate func receiveBody(_ bytes: UnsafeRawPointer, count: Int) -> Bool {
-        if rangeRejected { return false }
+    /// What curl's write callback answers for a chunk.
+    fileprivate enum Intake {
+        /// Taken.
+        case taken
+        /// Not taken now: curl pauses the transfer and offers the chunk again on resume.
+        case pause
+        /// Refused: the transfer stops (the file could not take it, or the range was wrong).
+        case refused
+    }
+
+    /// Takes a chunk of the response body.
+    fileprivate func receiveBody(_ bytes: UnsafeRawPointer, count: Int) -> Intake {
+        if rangeRejected { return .refused }
+        if bodyIsStreamed, let flow = spec.bodyStream {
+            guard flow.admit(count) else { return .pause }
+            delegate.transferDidReceive(self, data: Data(bytes: bytes, count: count))
+            return .taken
+        }
         if bodyGoesToFile, let downloadWriter {
-            guard downloadWriter.write(bytes, count: count) else { return false }
+            guard downloadWriter.write(bytes, count: count) else { return .refused }
         } else {
             body.append(bytes.assumingMemoryBound(to: UInt8.self), count: count)
         }
         if reportsEvents { delegate.transferDidReceive(self, data: Data(bytes: bytes, count: count)) }
-        return true
+        return .taken
     }
 
     /// Builds the outcome from the finished handle; called once, on the engine thread.
@@ -345,10 +365,12 @@ private func transfer(from context: UnsafeMutableRawPointer?) -> Transfer {
 
 private let transferWriteCallback: afc_data_callback = { buffer, size, count, context in
     let length = size * count
-    if let buffer, length > 0, !transfer(from: context).receiveBody(buffer, count: length) {
-        return 0  // curl stops with CURLE_WRITE_ERROR; the writer's error is reported
+    guard let buffer, length > 0 else { return length }
+    switch transfer(from: context).receiveBody(buffer, count: length) {
+    case .taken: return length
+    case .pause: return afc_writefunc_pause()
+    case .refused: return 0  // curl stops with CURLE_WRITE_ERROR; the writer's error is reported
     }
-    return length
 }
 
 private let transferHeaderCallback: afc_data_callback = { buffer, size, count, context in

@@ -18,6 +18,9 @@ struct TransferSpec: @unchecked Sendable {
     var uploadStream: InputStream?
     /// Where the response body is written as it arrives, instead of memory.
     var download: DownloadTarget?
+    /// When set, the final response's body is handed over chunk by chunk as it arrives (never
+    /// gathered), under this flow control.
+    var bodyStream: StreamFlowControl?
     /// Idle timeout: how long to wait for a connection or for more data.
     var idleTimeout: TimeInterval
     /// Whole-exchange timeout.

@@ -64,6 +64,12 @@ public protocol EventMonitor: Sendable {
     func request(_ request: UploadRequest, didCreateUploadable uploadable: UploadRequest.Uploadable)
     func request(_ request: UploadRequest, didFailToCreateUploadableWithError error: AFError)
 
+    // MARK: DataStreamRequest events
+
+    func request(_ request: DataStreamRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
+                 withResult result: Request.ValidationResult)
+    func request<Value>(_ request: DataStreamRequest, didParseStream result: Result<Value, AFError>)
+
     // MARK: DownloadRequest events
 
     func request(_ request: DownloadRequest, didFinishDownloadingUsing task: SessionTask, with result: Result<URL, AFError>)
@@ -112,6 +118,10 @@ extension EventMonitor {
 
     public func request(_ request: UploadRequest, didCreateUploadable uploadable: UploadRequest.Uploadable) {}
     public func request(_ request: UploadRequest, didFailToCreateUploadableWithError error: AFError) {}
+
+    public func request(_ request: DataStreamRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
+                        withResult result: Request.ValidationResult) {}
+    public func request<Value>(_ request: DataStreamRequest, didParseStream result: Result<Value, AFError>) {}
 
     public func request(_ request: DownloadRequest, didFinishDownloadingUsing task: SessionTask, with result: Result<URL, AFError>) {}
     public func request(_ request: DownloadRequest, didCreateDestinationURL url: URL) {}

@@ -1,0 +1,89 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension DataStreamRequest {
+    /// Calls `stream` on `queue` with each chunk as it arrives, then with the completion. The
+    /// next chunks wait until `stream` returns: a slow handler pauses the transfer.
+    @discardableResult
+    public func responseStream(on queue: DispatchQueue = .main, stream: @escaping Handler<Data, Never>) -> Self {
+        appendStream(on: queue, serialize: { .success($0) }, consume: handing(to: stream), completion: stream)
+        return self
+    }
+
+    /// Calls `stream` on `queue` with each chunk serialized by `serializer` (on the
+    /// serialization queue), then with the completion.
+    @discardableResult
+    public func responseStream<Serializer: DataStreamSerializer>(using serializer: Serializer,
+                                                                 on queue: DispatchQueue = .main,
+                                                                 stream: @escaping Handler<Serializer.SerializedObject, AFError>) -> Self {
+        appendStream(on: queue, serialize: Self.serializing(with: serializer), consume: handing(to: stream), completion: stream)
+        return self
+    }
+
+    /// Calls `stream` on `queue` with each chunk as UTF-8 text, then with the completion.
+    @discardableResult
+    public func responseStreamString(on queue: DispatchQueue = .main, stream: @escaping Handler<String, Never>) -> Self {
+        appendStream(on: queue, serialize: { .success(String(decoding: $0, as: UTF8.self)) },
+                     consume: handing(to: stream), completion: stream)
+        return self
+    }
+
+    /// Calls `stream` on `queue` with each chunk decoded as one `T`, then with the completion.
+    @discardableResult
+    public func responseStreamDecodable<T: Decodable & Sendable>(of type: T.Type = T.self,
+                                                                 on queue: DispatchQueue = .main,
+                                                                 using decoder: any DataDecoder = JSONDecoder(),
+                                                                 preprocessor: any DataPreprocessor = PassthroughPreprocessor(),
+                                                                 stream: @escaping Handler<T, AFError>) -> Self {
+        responseStream(using: DecodableStreamSerializer<T>(decoder: decoder, dataPreprocessor: preprocessor),
+                       on: queue, stream: stream)
+    }
+
+    /// Serialization with `serializer`, its errors as `AFError`.
+    static func serializing<Serializer: DataStreamSerializer>(with serializer: Serializer)
+        -> @Sendable (Data) -> Result<Serializer.SerializedObject, AFError> {
+        { data in
+            Result { try serializer.serialize(data) }.mapError { error in
+                error.asAFError(or: .responseSerializationFailed(reason: .customSerializationFailed(error: error)))
+            }
+        }
+    }
+
+    /// A consumer that calls `stream`, then is done.
+    private func handing<Success: Sendable, Failure>(to stream: @escaping Handler<Success, Failure>)
+        -> @Sendable (Stream<Success, Failure>, @escaping @Sendable () -> Void) -> Void {
+        { event, done in
+            self.capturingError { try stream(event) }
+            done()
+        }
+    }
+
+    /// Adds a stream: each chunk is serialized on the serialization queue, reported to the
+    /// monitors, then given to `consume` on `queue` with the closure that marks it consumed;
+    /// `completion` gets the completion event after every chunk.
+    func appendStream<Success: Sendable, Failure>(on queue: DispatchQueue,
+                                                  serialize: @escaping @Sendable (Data) -> Result<Success, Failure>,
+                                                  consume: @escaping @Sendable (Stream<Success, Failure>, _ done: @escaping @Sendable () -> Void) -> Void,
+                                                  completion: @escaping Handler<Success, Failure>) {
+        let parser: ChunkParser = { data, done in
+            self.serializationQueue.async {
+                let result = serialize(data)
+                self.underlyingQueue.async {
+                    if let afResult = result as? Result<Success, AFError> {
+                        self.emit { $0.request(self, didParseStream: afResult) }
+                        if case .failure = afResult, self.automaticallyCancelOnStreamError { self.cancel() }
+                    } else if case let .success(value) = result {
+                        self.emit { $0.request(self, didParseStream: AFResult<Success>.success(value)) }
+                    }
+                    queue.async {
+                        consume(Stream(event: .stream(result), token: CancellationToken(self)), done)
+                        self.updateAndCompleteIfPossible()
+                    }
+                }
+            }
+        }
+        appendStream(on: queue, parser: parser, stream: completion)
+    }
+}

@@ -1,0 +1,206 @@
+@testable import AFCore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// DataStreamRequest: chunks as they arrive, serializers, validation, cancelling, back-pressure.
+@Suite(.timeLimit(.minutes(1))) struct DataStreamTests {
+    /// Gathers a stream's chunks and completion.
+    final class Collector<Value: Sendable, Failure: Error>: Sendable {
+        let values = Protected<[Value]>([])
+        let errors = Protected<[Failure]>([])
+        let completion = Protected<DataStreamRequest.Completion?>(nil)
+        let completed = OneShot()
+
+        var handler: DataStreamRequest.Handler<Value, Failure> {
+            { stream in
+                switch stream.event {
+                case let .stream(.success(value)): self.values.withLock { $0.append(value) }
+                case let .stream(.failure(error)): self.errors.withLock { $0.append(error) }
+                case let .complete(completion):
+                    self.completion.withLock { $0 = completion }
+                    self.completed.fire()
+                }
+            }
+        }
+    }
+
+    private let queue = DispatchQueue(label: "test.stream")
+
+    @Test func streamsEveryByteAndCompletes() async throws {
+        let session = makeSession()
+        let collector = Collector<Data, Never>()
+        session.streamRequest(Server.http("/static/1mb.bin"))
+            .responseStream(on: queue, stream: collector.handler)
+        await collector.completed.wait()
+        let completion = try #require(collector.completion.value)
+        #expect(completion.error == nil)
+        #expect(completion.response?.statusCode == 200)
+        let streamed = collector.values.value.reduce(Data(), +)
+        let expected = try await session.request(Server.http("/static/1mb.bin")).serializingData().value
+        #expect(streamed == expected)
+        #expect(session.hasNoActiveRequests)
+    }
+
+    @Test func streamBytesArriveInChunks() async throws {
+        let session = makeSession()
+        let collector = Collector<Data, Never>()
+        session.streamRequest(Server.httpbin("/stream-bytes/50000?chunk_size=1000"))
+            .responseStream(on: queue, stream: collector.handler)
+        await collector.completed.wait()
+        #expect(collector.values.value.reduce(0) { $0 + $1.count } == 50000)
+        #expect(collector.completion.value?.error == nil)
+    }
+
+    @Test func dripArrivesInSeveralChunks() async throws {
+        let session = makeSession()
+        let collector = Collector<String, Never>()
+        session.streamRequest(Server.httpbin("/drip?numbytes=5&duration=0.5&delay=0"))
+            .responseStreamString(on: queue, stream: collector.handler)
+        await collector.completed.wait()
+        #expect(collector.values.value.joined() == "*****")
+        #expect(collector.values.value.count > 1)
+    }
+
+    @Test func decodesEachChunk() async throws {
+        struct Line: Decodable, Sendable { let id: Int; let url: String }
+        let session = makeSession()
+        let collector = Collector<Line, AFError>()
+        session.streamRequest(Server.httpbin("/stream/1"))
+            .responseStreamDecodable(of: Line.self, on: queue, stream: collector.handler)
+        await collector.completed.wait()
+        #expect(collector.values.value.map(\.id) == [0])
+        #expect(collector.errors.value.isEmpty)
+    }
+
+    @Test func aChunkThatFailsToDecodeCancelsWhenAsked() async throws {
+        struct Line: Decodable, Sendable { let id: Int }
+        let session = makeSession()
+        let collector = Collector<Line, AFError>()
+        session.streamRequest(Server.httpbin("/stream-bytes/5000?seed=1"), automaticallyCancelOnStreamError: true)
+            .responseStreamDecodable(of: Line.self, on: queue, stream: collector.handler)
+        await collector.completed.wait()
+        #expect(collector.errors.value.first?.isResponseSerializationError == true)
+        #expect(collector.completion.value?.error?.isExplicitlyCancelledError == true)
+    }
+
+    @Test func cancellingFromTheHandlerStopsTheStream() async throws {
+        let session = makeSession()
+        let seen = Protected(0)
+        let completion = Protected<DataStreamRequest.Completion?>(nil)
+        let completed = OneShot()
+        session.streamRequest(Server.httpbin("/drip?numbytes=20&duration=2&delay=0"))
+            .responseStream(on: queue) { stream in
+                switch stream.event {
+                case .stream:
+                    seen.withLock { $0 += 1 }
+                    stream.cancel()
+                case let .complete(value):
+                    completion.withLock { $0 = value }
+                    completed.fire()
+                }
+            }
+        await completed.wait()
+        #expect(seen.value == 1)
+        #expect(completion.value?.error?.isExplicitlyCancelledError == true)
+    }
+
+    @Test func aThrowingHandlerCancelsWithItsError() async throws {
+        struct Stop: Error {}
+        let session = makeSession()
+        let completion = Protected<DataStreamRequest.Completion?>(nil)
+        let completed = OneShot()
+        session.streamRequest(Server.httpbin("/drip?numbytes=20&duration=2&delay=0"))
+            .responseStream(on: queue) { stream in
+                if case let .complete(value) = stream.event {
+                    completion.withLock { $0 = value }
+                    completed.fire()
+                    return
+                }
+                throw Stop()
+            }
+        await completed.wait()
+        guard case let .responseSerializationFailed(.customSerializationFailed(error)) = completion.value?.error else {
+            Issue.record("expected the handler's error, got \(String(describing: completion.value?.error))")
+            return
+        }
+        #expect(error is Stop)
+    }
+
+    @Test func validationFailsBeforeAnyChunk() async throws {
+        let session = makeSession()
+        let collector = Collector<Data, Never>()
+        let validated = Protected<[Bool]>([])
+        session.streamRequest(Server.httpbin("/status/500"))
+            .validate { _, response in
+                validated.withLock { $0.append(response.statusCode == 500) }
+                return .success(())
+            }
+            .validate()
+            .responseStream(on: queue, stream: collector.handler)
+        await collector.completed.wait()
+        #expect(collector.values.value.isEmpty)
+        #expect(collector.completion.value?.error?.responseCode == 500)
+        #expect(validated.value == [true])
+    }
+
+    @Test func aSlowConsumerPausesTheTransfer() async throws {
+        let session = makeSession()
+        let request = session.streamRequest(Server.http("/static/4mb.bin"))
+        let paused = OneShot()
+        request.flowControl.onPause { paused.fire() }
+        let release = DispatchSemaphore(value: 0)
+        let received = Protected(Data())
+        let collector = Collector<Data, Never>()
+        request.responseStream(on: queue) { stream in
+            if case let .stream(.success(data)) = stream.event {
+                // The first chunk waits until the transfer has paused itself.
+                if received.withLock({ $0.isEmpty }) { release.wait() }
+                received.withLock { $0.append(data) }
+            }
+            try collector.handler(stream)
+        }
+        await paused.wait()
+        let backlogWhenPaused = request.flowControl.largestBacklog
+        release.signal()
+        await collector.completed.wait()
+        #expect(backlogWhenPaused >= request.flowControl.limit)
+        #expect(request.flowControl.largestBacklog < request.flowControl.limit + (256 << 10))
+        let expected = try await session.request(Server.http("/static/4mb.bin")).serializingData().value
+        #expect(received.value == expected)
+    }
+
+    @Test func readsThroughAnInputStream() async throws {
+        let session = makeSession()
+        let request = session.streamRequest(Server.http("/static/1mb.bin"))
+        nonisolated(unsafe) let stream = try #require(request.asInputStream())
+        let data: Data = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                stream.open()
+                var data = Data()
+                var buffer = [UInt8](repeating: 0, count: 7000)
+                while true {
+                    let count = stream.read(&buffer, maxLength: buffer.count)
+                    if count <= 0 { break }
+                    data.append(buffer, count: count)
+                }
+                stream.close()
+                continuation.resume(returning: data)
+            }
+        }
+        let expected = try await session.request(Server.http("/static/1mb.bin")).serializingData().value
+        #expect(data == expected)
+    }
+
+    @Test func redirectBodiesAreNotStreamed() async throws {
+        let session = makeSession()
+        let collector = Collector<Data, Never>()
+        session.streamRequest(Server.httpbin("/redirect-to?url=/bytes/300%3Fseed%3D2"))
+            .responseStream(on: queue, stream: collector.handler)
+        await collector.completed.wait()
+        let expected = try await session.request(Server.httpbin("/bytes/300?seed=2")).serializingData().value
+        #expect(collector.values.value.reduce(Data(), +) == expected)
+    }
+}
