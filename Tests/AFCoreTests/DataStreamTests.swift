@@ -130,7 +130,10 @@ import Testing
     }
 
     @Test func validationFailsBeforeAnyChunk() async throws {
-        let session = makeSession()
+        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.monitor"))
+        let monitored = Protected(0)
+        monitor.requestDidValidateRequestResponseWithResult = { _, _, _, _ in monitored.withLock { $0 += 1 } }
+        let session = makeSession(eventMonitors: [monitor])
         let collector = Collector<Data, Never>()
         let validated = Protected<[Bool]>([])
         session.streamRequest(Server.httpbin("/status/500"))
@@ -144,6 +147,10 @@ import Testing
         #expect(collector.values.value.isEmpty)
         #expect(collector.completion.value?.error?.responseCode == 500)
         #expect(validated.value == [true])
+        // Both validators ran (the second failed); monitors hear of each. The monitor queue is
+        // serial and got its events before the completion was queued.
+        monitor.queue.sync {}
+        #expect(monitored.value == 2)
     }
 
     @Test func aSlowConsumerPausesTheTransfer() async throws {
@@ -202,5 +209,74 @@ import Testing
         await collector.completed.wait()
         let expected = try await session.request(Server.httpbin("/bytes/300?seed=2")).serializingData().value
         #expect(collector.values.value.reduce(Data(), +) == expected)
+    }
+}
+
+/// DataStreamRequest through async/await.
+@Suite(.timeLimit(.minutes(1))) struct DataStreamAsyncTests {
+    @Test func streamingDataYieldsEveryByteThenTheCompletion() async throws {
+        let session = makeSession()
+        var data = Data()
+        var completion: DataStreamRequest.Completion?
+        for await stream in session.streamRequest(Server.http("/static/1mb.bin")).streamTask().streamingData() {
+            switch stream.event {
+            case let .stream(.success(chunk)): data.append(chunk)
+            case let .complete(value): completion = value
+            }
+        }
+        #expect(completion?.error == nil)
+        let expected = try await session.request(Server.http("/static/1mb.bin")).serializingData().value
+        #expect(data == expected)
+    }
+
+    @Test func streamingStringsAndDecodables() async throws {
+        struct Line: Decodable, Sendable { let id: Int }
+        let session = makeSession()
+        var text = ""
+        for await stream in session.streamRequest(Server.httpbin("/drip?numbytes=4&duration=0.2&delay=0")).streamTask().streamingStrings() {
+            text += stream.value ?? ""
+        }
+        #expect(text == "****")
+        var ids: [Int] = []
+        for await stream in session.streamRequest(Server.httpbin("/stream/1")).streamTask().streamingDecodables(Line.self) {
+            if let line = stream.value { ids.append(line.id) }
+        }
+        #expect(ids == [0])
+    }
+
+    @Test func leavingTheLoopEarlyCancelsTheRequest() async throws {
+        let session = makeSession()
+        let request = session.streamRequest(Server.httpbin("/drip?numbytes=20&duration=4&delay=0"))
+        let task = request.streamTask()
+        do {
+            for await stream in task.streamingData() where stream.value != nil {
+                break
+            }
+        }
+        let completion: DataStreamRequest.Completion = await response { done in
+            request.responseStream(on: DispatchQueue(label: "test.completion")) { stream in
+                if let completion = stream.completion { done(completion) }
+            }
+        }
+        #expect(completion.error?.isExplicitlyCancelledError == true)
+        #expect(request.isCancelled)
+    }
+
+    @Test func aSlowLoopPausesTheTransfer() async throws {
+        let session = makeSession()
+        let request = session.streamRequest(Server.http("/static/4mb.bin"))
+        let paused = OneShot()
+        request.flowControl.onPause { paused.fire() }
+        var iterator = request.streamTask().streamingData().makeAsyncIterator()
+        var data = Data()
+        // Take one chunk, then stop taking until the transfer has paused itself.
+        if let first = await iterator.next(), let chunk = first.value { data.append(chunk) }
+        await paused.wait()
+        while let stream = await iterator.next() {
+            if let chunk = stream.value { data.append(chunk) }
+        }
+        #expect(request.flowControl.largestBacklog < request.flowControl.limit + (256 << 10))
+        let expected = try await session.request(Server.http("/static/4mb.bin")).serializingData().value
+        #expect(data == expected)
     }
 }

@@ -37,6 +37,7 @@ public final class ClosureEventMonitor: EventMonitor, @unchecked Sendable {
         var requestDidCreateUploadable: (@Sendable (UploadRequest, UploadRequest.Uploadable) -> Void)?
         var requestDidFailToCreateUploadableWithError: (@Sendable (UploadRequest, AFError) -> Void)?
         var requestDidParseResponse: (@Sendable (DataRequest, DataResponse<Data?, AFError>) -> Void)?
+        var requestDidValidateRequestResponseWithResult: (@Sendable (DataStreamRequest, URLRequest?, HTTPURLResponse, Request.ValidationResult) -> Void)?
         var requestDidFinishDownloadingUsingTaskWithResult: (@Sendable (DownloadRequest, SessionTask, Result<URL, AFError>) -> Void)?
         var requestDidCreateDestinationURL: (@Sendable (DownloadRequest, URL) -> Void)?
         var requestDidValidateRequestResponseFileURLWithResult: (@Sendable (DownloadRequest, URLRequest?, HTTPURLResponse, URL?, Request.ValidationResult) -> Void)?
@@ -218,6 +219,12 @@ public final class ClosureEventMonitor: EventMonitor, @unchecked Sendable {
         set { closures.withLock { $0.requestDidParseResponse = newValue } }
     }
 
+    /// A stream's validator ran on the response head.
+    public var requestDidValidateRequestResponseWithResult: (@Sendable (DataStreamRequest, URLRequest?, HTTPURLResponse, Request.ValidationResult) -> Void)? {
+        get { closures.withLock { $0.requestDidValidateRequestResponseWithResult } }
+        set { closures.withLock { $0.requestDidValidateRequestResponseWithResult = newValue } }
+    }
+
     /// A download's file was moved to its destination, or could not be.
     public var requestDidFinishDownloadingUsingTaskWithResult: (@Sendable (DownloadRequest, SessionTask, Result<URL, AFError>) -> Void)? {
         get { closures.withLock { $0.requestDidFinishDownloadingUsingTaskWithResult } }
@@ -331,6 +338,11 @@ public final class ClosureEventMonitor: EventMonitor, @unchecked Sendable {
 
     public func request(_ request: UploadRequest, didFailToCreateUploadableWithError error: AFError) {
         requestDidFailToCreateUploadableWithError?(request, error)
+    }
+
+    public func request(_ request: DataStreamRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
+                        withResult result: Request.ValidationResult) {
+        requestDidValidateRequestResponseWithResult?(request, urlRequest, response, result)
     }
 
     public func request(_ request: DownloadRequest, didFinishDownloadingUsing task: SessionTask, with result: Result<URL, AFError>) {
