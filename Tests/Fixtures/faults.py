@@ -25,6 +25,7 @@ Paths:
                     `Range: bytes=S-` and a matching If-Range: 206 with bytes S..N-1, unless M
                     says otherwise: ignore (200 with the whole body), wrong (206 from byte 0),
                     416 (Range Not Satisfiable), error (503 with a short text body).
+  /blob?size=N      N bytes (a repeated 1 MiB pattern) with a Content-Length, for large downloads
 Anything else: 404.
 """
 import json
@@ -163,6 +164,17 @@ def handle(conn):
                     rest = data.split(b"\r\n\r\n", 1)[1]
                     received = drain_body(conn, headers, rest)
                     respond(conn, "200 OK", json.dumps({"bytes": received}).encode(), "application/json")
+                    continue
+                if path == "/blob":
+                    size = int(query.get("size", ["0"])[0])
+                    conn.sendall((f"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
+                                  f"Content-Length: {size}\r\n\r\n").encode())
+                    block = bytes(range(256)) * 4096
+                    sent = 0
+                    while sent < size:
+                        piece = block[:min(len(block), size - sent)]
+                        conn.sendall(piece)
+                        sent += len(piece)
                     continue
                 if path == "/resumable":
                     if not resumable(conn, headers, query):

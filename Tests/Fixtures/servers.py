@@ -59,6 +59,7 @@ def nginx_config(directory, http_port, https_port, httpbin_port):
     locations = f"""
         location /static/ {{ alias {static}/; }}
         location /slow/ {{ alias {static}/; limit_rate 4m; }}
+        location /slow-no-etag/ {{ alias {static}/; limit_rate 4m; etag off; }}
         location = /bench.json {{ default_type application/json; return 200 '{{"hello":"world"}}'; }}
         location / {{
             proxy_pass http://httpbin;

@@ -17,7 +17,7 @@ public struct ClientRunner {
         try run(arguments: [url, String(count), String(inflight), caFile] + extraArguments)
     }
 
-    /// Runs a large-body workload (`upload-file`, `upload-stream`) of `megabytes` MiB.
+    /// Runs a large-body workload (`upload-file`, `upload-stream`, `download`, `stream`) of `megabytes` MiB.
     public func runTransfer(mode: String, url: String, megabytes: Int) throws -> RunResult {
         try run(arguments: [mode, url, String(megabytes)])
     }

@@ -2,6 +2,7 @@
 // each handled by `responseData`. Prints one JSON line of results.
 //
 // usage: af-bench-client URL COUNT INFLIGHT [CAFILE]
+//        af-bench-client upload-file|upload-stream|download|stream URL MiB
 
 import AFCore
 import BenchSupport
@@ -14,6 +15,9 @@ import FoundationNetworking
 let arguments = CommandLine.arguments
 if arguments.count == 4, arguments[1].hasPrefix("upload-") {
     runUpload(mode: arguments[1], url: arguments[2], megabytes: Int(arguments[3]) ?? 0)
+}
+if arguments.count == 4, ["download", "stream"].contains(arguments[1]) {
+    runDownload(mode: arguments[1], url: arguments[2], megabytes: Int(arguments[3]) ?? 0)
 }
 guard arguments.count >= 4, let url = URL(string: arguments[1]),
       let count = Int(arguments[2]), let requestedInflight = Int(arguments[3]),

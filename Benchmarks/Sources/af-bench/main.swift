@@ -79,8 +79,10 @@ func run() throws {
 func transferTable(fixture: Fixture, client: ClientRunner, scale: Double) throws -> Table {
     var table = Table(columns: ["workload (AF)", "MiB", "MB/s", "CPU s", "peak RSS MiB"])
     let megabytes = max(16, Int(1024 * scale))
-    for (mode, name) in [("upload-file", "file upload"), ("upload-stream", "InputStream upload")] {
-        let result = try client.runTransfer(mode: mode, url: fixture.endpoints.faults + "/sink", megabytes: megabytes)
+    let workloads = [("upload-file", "file upload", "/sink"), ("upload-stream", "InputStream upload", "/sink"),
+                     ("download", "download to file", "/blob"), ("stream", "DataStreamRequest", "/blob")]
+    for (mode, name, path) in workloads {
+        let result = try client.runTransfer(mode: mode, url: fixture.endpoints.faults + path, megabytes: megabytes)
         table.add([name, String(megabytes), String(format: "%.0f", Double(result.bytes) / result.seconds / 1e6),
                    String(format: "%.2f", result.cpuSeconds), String(format: "%.1f", Double(result.maxRSSKiB) / 1024)])
     }

@@ -77,6 +77,7 @@ final class CurlEngine: @unchecked Sendable {
     // MARK: Engine thread
 
     private func run() {
+        Self.blockFileSizeSignal()
         var stillRunning: Int32 = 0
         while true {
             let pending = commands.withLock { queue -> [Command] in
@@ -92,6 +93,16 @@ final class CurlEngine: @unchecked Sendable {
             collectFinishedTransfers()
             curl_multi_poll(multi, nil, 0, 1000, nil)
         }
+    }
+
+    /// Downloads are written on this thread. Past a file size limit (`ulimit -f`) the kernel
+    /// sends SIGXFSZ, which kills the process by default; blocked on this thread, the write
+    /// fails with EFBIG instead and the download ends with `URLError.cannotWriteToFile`.
+    private static func blockFileSizeSignal() {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGXFSZ)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
     }
 
     /// Returns false when the engine must stop.

@@ -1,0 +1,48 @@
+import AFCore
+import BenchSupport
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Receives `megabytes` MiB from `url` (the fixtures' /blob): to a file (`download`) or through
+/// a stream handler that only counts the bytes (`stream`); prints one result line and exits.
+func runDownload(mode: String, url: String, megabytes: Int) -> Never {
+    let session = Session(configuration: URLSessionConfiguration.af.default)
+    let done = DispatchSemaphore(value: 0)
+    let outcome = Outcome()
+    let start = DispatchTime.now()
+    let source = "\(url)?size=\(megabytes << 20)"
+    switch mode {
+    case "stream":
+        session.streamRequest(source).responseStream(on: DispatchQueue(label: "af-bench.stream")) { stream in
+            switch stream.event {
+            case let .stream(.success(data)): outcome.bytes += data.count
+            case let .complete(completion):
+                if completion.error != nil { outcome.bytes = -1 }
+                done.signal()
+            }
+        }
+    default:
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("af-bench-download-\(getpid()).bin")
+        session.download(source, to: { _, _ in (destination, [.removePreviousFile]) })
+            .responseURL(queue: .global()) { response in
+                if let fileURL = response.value {
+                    outcome.bytes = (try? FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? Int) ?? -1
+                    try? FileManager.default.removeItem(at: fileURL)
+                } else {
+                    outcome.bytes = -1
+                }
+                done.signal()
+            }
+    }
+    done.wait()
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    let usage = ProcessUsage.current()
+    let expected = megabytes << 20
+    let result = RunResult(requests: 1, failures: outcome.bytes == expected ? 0 : 1, seconds: seconds,
+                           cpuSeconds: usage.cpuSeconds, maxRSSKiB: usage.maxRSSKiB, connections: 1,
+                           bytes: max(0, outcome.bytes))
+    FileHandle.standardOutput.write(try! JSONEncoder().encode(result) + Data("\n".utf8))
+    exit(result.failures == 0 ? 0 : 1)
+}
