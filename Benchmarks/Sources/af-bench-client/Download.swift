@@ -37,12 +37,5 @@ func runDownload(mode: String, url: String, megabytes: Int) -> Never {
             }
     }
     done.wait()
-    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-    let usage = ProcessUsage.current()
-    let expected = megabytes << 20
-    let result = RunResult(requests: 1, failures: outcome.bytes == expected ? 0 : 1, seconds: seconds,
-                           cpuSeconds: usage.cpuSeconds, maxRSSKiB: usage.maxRSSKiB, connections: 1,
-                           bytes: max(0, outcome.bytes))
-    FileHandle.standardOutput.write(try! JSONEncoder().encode(result) + Data("\n".utf8))
-    exit(result.failures == 0 ? 0 : 1)
+    reportTransfer(bytes: outcome.bytes, expected: megabytes << 20, since: start)
 }

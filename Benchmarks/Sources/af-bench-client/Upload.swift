@@ -25,18 +25,24 @@ func runUpload(mode: String, url: String, megabytes: Int) -> Never {
         done.signal()
     }
     done.wait()
-    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-    let usage = ProcessUsage.current()
-    let expected = megabytes << 20
-    let result = RunResult(requests: 1, failures: outcome.bytes == expected ? 0 : 1, seconds: seconds,
-                           cpuSeconds: usage.cpuSeconds, maxRSSKiB: usage.maxRSSKiB, connections: 1,
-                           bytes: max(0, outcome.bytes))
-    FileHandle.standardOutput.write(try! JSONEncoder().encode(result) + Data("\n".utf8))
-    exit(result.failures == 0 ? 0 : 1)
+    reportTransfer(bytes: outcome.bytes, expected: megabytes << 20, since: start)
 }
 
+/// The byte count a transfer workload reports, set from one handler.
 final class Outcome: @unchecked Sendable {
     var bytes = 0
+}
+
+/// Prints the result line of a one-transfer workload (a failure unless `bytes == expected`)
+/// and exits.
+func reportTransfer(bytes: Int, expected: Int, since start: DispatchTime) -> Never {
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    let usage = ProcessUsage.current()
+    let result = RunResult(requests: 1, failures: bytes == expected ? 0 : 1, seconds: seconds,
+                           cpuSeconds: usage.cpuSeconds, maxRSSKiB: usage.maxRSSKiB, connections: 1,
+                           bytes: max(0, bytes))
+    FileHandle.standardOutput.write(try! JSONEncoder().encode(result) + Data("\n".utf8))
+    exit(result.failures == 0 ? 0 : 1)
 }
 
 /// Writes `megabytes` MiB of non-repeating bytes, one MiB at a time.
