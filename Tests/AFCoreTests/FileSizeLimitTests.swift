@@ -1,0 +1,34 @@
+@testable import AFCore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// A download past the process's file size limit (`ulimit -f`) fails with a clear error; the
+/// kernel's SIGXFSZ would otherwise kill the process. Runs in a child process, which alone gets
+/// the limit.
+@Suite(.timeLimit(.minutes(1))) struct FileSizeLimitTests {
+    @Test func aDownloadPastTheFileSizeLimitFailsInsteadOfKillingTheProcess() async throws {
+        let servers = TestServers.shared
+        let description = FileManager.default.temporaryDirectory.appendingPathComponent("af-servers-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: description) }
+        let json = ["httpbin": servers.httpbin, "http": servers.http, "https": servers.https,
+                    "faults": servers.faults, "caFile": servers.caFile]
+        try JSONSerialization.data(withJSONObject: json).write(to: description)
+        setenv("AF_TEST_SERVERS", description.path, 1)
+        await #expect(processExitsWith: .success) {
+            var limit = rlimit(rlim_cur: 256 << 10, rlim_max: 256 << 10)
+            guard setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0 else { exit(3) }
+            // Dispatch's threads block SIGXFSZ already, and a new thread inherits its creator's
+            // mask: unblock it here so the engine thread must block it itself.
+            var signals = sigset_t()
+            sigemptyset(&signals)
+            sigaddset(&signals, SIGXFSZ)
+            pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+            let session = makeSession()
+            let response = await session.download(Server.http("/static/1mb.bin")).serializingData().response
+            exit(response.error?.urlErrorCode == .cannotWriteToFile ? 0 : 4)
+        }
+    }
+}
