@@ -32,7 +32,10 @@ let package = Package(
         .target(name: "AFMultipart", dependencies: ["AFCore"], swiftSettings: strict),
         .target(name: "AFReachability", dependencies: ["AFCore"], swiftSettings: strict),
         .executableTarget(name: "af", dependencies: ["AFCore"], swiftSettings: strict),
-        .testTarget(name: "AFCoreTests", dependencies: ["AFCore"], swiftSettings: strict),
+        // Loopback servers and helpers shared by the test targets.
+        .target(name: "AFTestSupport", dependencies: ["AFCore"], path: "Tests/AFTestSupport", swiftSettings: strict),
+        .testTarget(name: "AFCoreTests", dependencies: ["AFCore", "AFTestSupport"], swiftSettings: strict),
+        .testTarget(name: "AFMultipartTests", dependencies: ["AFMultipart", "AFTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

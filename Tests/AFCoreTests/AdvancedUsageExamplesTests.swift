@@ -1,4 +1,5 @@
 import AFCore
+import AFTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

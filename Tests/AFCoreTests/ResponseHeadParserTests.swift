@@ -1,4 +1,5 @@
 @testable import AFCore
+import AFTestSupport
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 @testable import AFCore
+import AFTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -26,6 +26,10 @@ Paths:
                     says otherwise: ignore (200 with the whole body), wrong (206 from byte 0),
                     416 (Range Not Satisfiable), error (503 with a short text body).
   /blob?size=N      N bytes (a repeated 1 MiB pattern) with a Content-Length, for large downloads
+  /multipart-echo?parser=email|werkzeug
+                    parses a multipart/form-data body with Python's standard library (email) or
+                    Werkzeug (httpbin's parser) and answers {"parts": [{name, filename,
+                    contentType, size, sha256, base64 (bodies up to 64 KiB)}]} in body order
 Anything else: 404.
 """
 import json
@@ -85,6 +89,54 @@ def resumable(conn, headers, query):
         return False
     respond(conn, "200 OK", body, "application/octet-stream", extra)
     return True
+
+
+def read_body(conn, headers, buffered):
+    """Reads a Content-Length request body whole."""
+    length = int(headers.get("content-length", "0"))
+    body = buffered
+    while len(body) < length:
+        chunk = conn.recv(min(1 << 20, length - len(body)))
+        if not chunk:
+            break
+        body += chunk
+    return body
+
+
+def describe_part(name, filename, content_type, payload):
+    import base64
+    import hashlib
+    part = {"name": name, "filename": filename, "contentType": content_type,
+            "size": len(payload), "sha256": hashlib.sha256(payload).hexdigest()}
+    if len(payload) <= 65536:
+        part["base64"] = base64.b64encode(payload).decode()
+    return part
+
+
+def multipart_echo(headers, body, parser):
+    """The parts of a multipart/form-data body as a parser sees them."""
+    content_type = headers.get("content-type", "")
+    if parser == "werkzeug":
+        import io
+        from werkzeug.formparser import parse_form_data
+        environ = {"REQUEST_METHOD": "POST", "CONTENT_TYPE": content_type,
+                   "CONTENT_LENGTH": str(len(body)), "wsgi.input": io.BytesIO(body)}
+        _, form, files = parse_form_data(environ)
+        parts = [describe_part(name, None, None, value.encode()) for name, value in form.items(multi=True)]
+        parts += [describe_part(name, f.filename, f.mimetype or None, f.read()) for name, f in files.items(multi=True)]
+        return {"parts": parts}
+    import email.parser
+    import email.policy
+    message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
+        b"Content-Type: " + content_type.encode("latin-1") + b"\r\n\r\n" + body)
+    def text(value):  # raw UTF-8 in headers arrives as surrogate escapes
+        return value.encode("utf-8", "surrogateescape").decode("utf-8") if value else value
+    parts = []
+    for part in message.iter_parts():
+        parts.append(describe_part(text(part.get_param("name", header="content-disposition")),
+                                   text(part.get_filename()), part.get("content-type"),
+                                   part.get_payload(decode=True) or b""))
+    return {"parts": parts, "defects": [str(d) for d in message.defects]}
 
 
 def drain_body(conn, headers, buffered):
@@ -175,6 +227,12 @@ def handle(conn):
                         piece = block[:min(len(block), size - sent)]
                         conn.sendall(piece)
                         sent += len(piece)
+                    continue
+                if path == "/multipart-echo":
+                    body = read_body(conn, headers, data.split(b"\r\n\r\n", 1)[1])
+                    parser = query.get("parser", ["email"])[0]
+                    answer = json.dumps(multipart_echo(headers, body, parser)).encode()
+                    respond(conn, "200 OK", answer, "application/json")
                     continue
                 if path == "/resumable":
                     if not resumable(conn, headers, query):

@@ -84,12 +84,13 @@ extension SessionTask: TransferDelegate {
     /// Sends `next` as the task's new exchange, unless the task was cancelled meanwhile.
     private func startHop(_ next: URLRequest, after request: URLRequest, response: HTTPURLResponse?, body: Data,
                           restartingDownload: Bool = false) {
+        let reporting = currentReporting
         let transfer = mutableState.withLock { state -> Transfer? in
             guard state.state == .running || state.state == .suspended else { return nil }
             state.currentRequest = next
             state.hopStart = Date()
             if restartingDownload { state.download?.resumeOffset = 0 }
-            let transfer = makeTransfer(for: next, download: state.download)
+            let transfer = makeTransfer(for: next, download: state.download, reporting: reporting)
             state.transfer = transfer
             return transfer
         }

@@ -122,12 +122,15 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
 
     /// Starts or resumes the task.
     public func resume() {
+        // Asked before taking the task's lock: the delegate answers under its own lock, which
+        // may be held by a thread waiting for this task's (a request cancelling it).
+        let reporting = currentReporting
         let action = mutableState.withLock { state -> (start: Transfer?, unpause: Transfer?) in
             guard state.state == .suspended else { return (nil, nil) }
             state.state = .running
             if state.hasStarted { return (nil, state.transfer) }
             state.hasStarted = true
-            let transfer = makeTransfer(for: state.currentRequest, download: state.download)
+            let transfer = makeTransfer(for: state.currentRequest, download: state.download, reporting: reporting)
             state.transfer = transfer
             state.hopStart = Date()
             return (transfer, nil)
@@ -158,7 +161,8 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
             state.state = .canceling
             if !state.hasStarted {
                 state.hasStarted = true
-                let transfer = makeTransfer(for: state.currentRequest, download: state.download)
+                // Never run: it only carries the cancellation to the delegate.
+                let transfer = makeTransfer(for: state.currentRequest, download: state.download, reporting: .none)
                 state.transfer = transfer
                 return transfer
             }
@@ -167,8 +171,22 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         if let transfer { engine.cancel(transfer) }
     }
 
-    /// The transfer for one hop of `request`; under the state lock.
-    func makeTransfer(for request: URLRequest, download: DownloadTarget?) -> Transfer {
+    /// What the delegate wants reported of the next exchange. Never asked under the task's lock.
+    struct Reporting {
+        var events: Bool
+        var progress: Bool
+
+        static let none = Reporting(events: false, progress: false)
+    }
+
+    var currentReporting: Reporting {
+        guard let delegate else { return .none }
+        return Reporting(events: delegate.observesTransferEvents, progress: delegate.observesProgress)
+    }
+
+    /// The transfer for one hop of `request`; under the state lock, so it must not call the
+    /// delegate.
+    func makeTransfer(for request: URLRequest, download: DownloadTarget?, reporting: Reporting) -> Transfer {
         let sameOrigin = request.url.flatMap { url in
             originalRequest?.url.map { RedirectRules.isSameOrigin($0, url) }
         } ?? false
@@ -177,8 +195,7 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         var spec = configuration.transferSpec(for: request, credential: sameOrigin ? credential : nil,
                                               upload: keepsBody ? upload : nil, download: download)
         spec.bodyStream = bodyStream
-        return Transfer(spec: spec, delegate: self, reportsEvents: delegate?.observesTransferEvents ?? false,
-                        reportsProgress: delegate?.observesProgress ?? false)
+        return Transfer(spec: spec, delegate: self, reportsEvents: reporting.events, reportsProgress: reporting.progress)
     }
 }
 

@@ -1,68 +1,9 @@
+import AFTestSupport
 @testable import AFCore
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-
-/// A Session for one test, created after the servers are up (so it trusts the test CA).
-func makeSession(configuration: URLSessionConfiguration = URLSessionConfiguration.af.default,
-                 startRequestsImmediately: Bool = true,
-                 requestSetup: Session.RequestSetup = .lazy,
-                 interceptor: (any RequestInterceptor)? = nil,
-                 redirectHandler: (any RedirectHandler)? = nil,
-                 cachedResponseHandler: (any CachedResponseHandler)? = nil,
-                 eventMonitors: [any EventMonitor] = [AlamofireNotifications()]) -> Session {
-    _ = TestServers.shared
-    return Session(configuration: configuration, startRequestsImmediately: startRequestsImmediately,
-                   requestSetup: requestSetup, interceptor: interceptor, redirectHandler: redirectHandler,
-                   cachedResponseHandler: cachedResponseHandler, eventMonitors: eventMonitors)
-}
-
-/// A key no other test uses, for the fault server's per-key counters.
-func uniqueKey() -> String { UUID().uuidString }
-
-/// Shortcuts to the test servers' URLs.
-enum Server {
-    static func httpbin(_ path: String) -> String { TestServers.shared.httpbin + path }
-    static func http(_ path: String) -> String { TestServers.shared.http + path }
-    static func https(_ path: String) -> String { TestServers.shared.https + path }
-    static func faults(_ path: String) -> String { TestServers.shared.faults + path }
-}
-
-/// httpbin's echo of a request.
-struct HTTPBinResponse: Decodable, Sendable {
-    let args: [String: String]?
-    let headers: [String: String]
-    let url: String?
-    let data: String?
-    let form: [String: String]?
-    let json: [String: AnyDecodable]?
-    let method: String?
-}
-
-/// Any JSON value, compared through its description.
-struct AnyDecodable: Decodable, Sendable, Equatable {
-    let description: String
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let value = try? container.decode(String.self) { description = value }
-        else if let value = try? container.decode(Bool.self) { description = "\(value)" }
-        else if let value = try? container.decode(Int.self) { description = "\(value)" }
-        else if let value = try? container.decode(Double.self) { description = "\(value)" }
-        else if let value = try? container.decode([AnyDecodable].self) { description = "\(value.map(\.description))" }
-        else if let value = try? container.decode([String: AnyDecodable].self) {
-            description = "\(value.mapValues(\.description).sorted { $0.key < $1.key })"
-        } else { description = "null" }
-    }
-}
-
-/// Waits for a callback-style response.
-func response<T: Sendable>(_ start: (@escaping @Sendable (T) -> Void) -> Void) async -> T {
-    await withCheckedContinuation { continuation in
-        start { continuation.resume(returning: $0) }
-    }
-}
 
 extension Session {
     /// Whether every request the session made has been cleaned up.
@@ -74,27 +15,3 @@ extension AFError {
     var urlErrorCode: URLError.Code? { (underlyingError as? URLError)?.code }
 }
 
-/// A signal fired once from any thread and awaited once, in either order.
-final class OneShot: Sendable {
-    private struct State { var fired = false; var waiter: CheckedContinuation<Void, Never>? }
-    private let state = Protected(State())
-
-    func fire() {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            state.fired = true
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume()
-    }
-
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            let fired = state.withLock { state -> Bool in
-                if !state.fired { state.waiter = continuation }
-                return state.fired
-            }
-            if fired { continuation.resume() }
-        }
-    }
-}

@@ -1,3 +1,4 @@
+import AFCore
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -6,19 +7,19 @@ import FoundationNetworking
 /// The loopback servers the tests talk to, started once per test process by
 /// `Tests/Fixtures/servers.py` and stopped when the process ends (the script watches its stdin).
 /// Set `AF_TEST_SERVERS` to a JSON file written by `servers.py --detach FILE` to reuse running ones.
-struct TestServers: Sendable {
+package struct TestServers: Sendable {
     /// httpbin served by gunicorn directly (HTTP/1.1).
-    let httpbin: String
+    package let httpbin: String
     /// nginx in front of httpbin over HTTP/1.1, with `/static/` files.
-    let http: String
+    package let http: String
     /// nginx in front of httpbin over HTTPS with HTTP/2, certificate from `caFile`.
-    let https: String
+    package let https: String
     /// The misbehaving server (`faults.py`).
-    let faults: String
+    package let faults: String
     /// The test CA's certificate.
-    let caFile: String
+    package let caFile: String
 
-    static let shared: TestServers = start()
+    package static let shared: TestServers = start()
 
     private static let keepAlive = Protected<FileHandle?>(nil)
 
@@ -45,7 +46,7 @@ struct TestServers: Sendable {
 
     private static func launch() -> Data {
         let script = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/servers.py")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -69,20 +70,4 @@ struct TestServers: Sendable {
         }
         return line
     }
-}
-
-/// A lock-guarded value for tests.
-final class Protected<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: Value
-
-    init(_ value: Value) { storage = value }
-
-    func withLock<R>(_ body: (inout Value) -> R) -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&storage)
-    }
-
-    var value: Value { withLock { $0 } }
 }

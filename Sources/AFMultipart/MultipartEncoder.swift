@@ -1,0 +1,119 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes parts as multipart/form-data: `--boundary CRLF`, the part's headers, `CRLF`, its body,
+/// and `CRLF --boundary-- CRLF` after the last one. Files and streams are copied a buffer at a
+/// time, so memory does not grow with the body.
+struct MultipartEncoder {
+    static let bufferSize = 64 << 10
+
+    let boundary: String
+
+    func encode(_ parts: [BodyPart], to write: (UnsafeRawBufferPointer) throws -> Void) throws {
+        for (index, part) in parts.enumerated() {
+            try emit((index == 0 ? "--" : "\r\n--") + boundary + "\r\n", to: write)
+            var head = ""
+            for header in part.headers { head += "\(header.name): \(header.value)\r\n" }
+            try emit(head + "\r\n", to: write)
+            try copyBody(of: part, to: write)
+        }
+        if !parts.isEmpty {
+            try emit("\r\n--" + boundary + "--\r\n", to: write)
+        }
+    }
+
+    private func emit(_ text: String, to write: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var text = text
+        try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
+    }
+
+    private func copyBody(of part: BodyPart, to write: (UnsafeRawBufferPointer) throws -> Void) throws {
+        switch part.source {
+        case let .data(data):
+            try data.withUnsafeBytes { try write($0) }
+        case let .file(url):
+            let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw AFError.multipartEncodingFailed(reason: .bodyPartInputStreamCreationFailed(for: url))
+            }
+            defer { close(descriptor) }
+            try copy(expected: part.length, to: write) { buffer, count in Glibc.read(descriptor, buffer, count) }
+        case let .stream(stream):
+            stream.open()
+            defer { stream.close() }
+            try copy(expected: part.length, to: write) { buffer, count in
+                stream.read(buffer.assumingMemoryBound(to: UInt8.self), maxLength: count)
+            }
+        }
+    }
+
+    /// Copies exactly `expected` bytes from `read`; fewer, more, or a read error fail with
+    /// `inputStreamReadFailed`.
+    private func copy(expected: UInt64, to write: (UnsafeRawBufferPointer) throws -> Void,
+                      read: (UnsafeMutableRawPointer, Int) -> Int) throws {
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: Self.bufferSize, alignment: 16)
+        defer { buffer.deallocate() }
+        var copied: UInt64 = 0
+        while copied < expected {
+            let wanted = Int(min(UInt64(Self.bufferSize), expected - copied))
+            let count = read(buffer, wanted)
+            if count < 0 {
+                throw AFError.multipartEncodingFailed(reason: .inputStreamReadFailed(
+                    error: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)))
+            }
+            if count == 0 { break }
+            try write(UnsafeRawBufferPointer(start: buffer, count: count))
+            copied += UInt64(count)
+        }
+        // A source longer than promised would shift every later byte: one more byte means a lie.
+        let extra = copied == expected ? read(buffer, 1) : 0
+        guard copied == expected, extra <= 0 else {
+            throw AFError.multipartEncodingFailed(reason: .inputStreamReadFailed(
+                error: AFError.UnexpectedInputStreamLength(bytesExpected: expected, bytesRead: copied + UInt64(max(extra, 0)))))
+        }
+    }
+}
+
+/// The file `writeEncodedData(to:)` writes, created exclusively.
+final class EncodedFileOutput {
+    private var descriptor: Int32
+    private let url: URL
+
+    init(url: URL) throws {
+        self.url = url
+        descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            if errno == EEXIST {
+                throw AFError.multipartEncodingFailed(reason: .outputStreamFileAlreadyExists(at: url))
+            }
+            throw AFError.multipartEncodingFailed(reason: .outputStreamCreationFailed(for: url))
+        }
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        var written = 0
+        while written < bytes.count {
+            let result = Glibc.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+            if result < 0, errno == EINTR { continue }
+            guard result > 0 else {
+                throw AFError.multipartEncodingFailed(reason: .outputStreamWriteFailed(
+                    error: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)))
+            }
+            written += result
+        }
+    }
+
+    func close() throws {
+        guard descriptor >= 0 else { return }
+        let result = Glibc.close(descriptor)
+        descriptor = -1
+        if result != 0 {
+            throw AFError.multipartEncodingFailed(reason: .outputStreamWriteFailed(
+                error: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)))
+        }
+    }
+
+    deinit { try? close() }
+}

@@ -1,0 +1,179 @@
+import AFMultipart
+import AFTestSupport
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// What a server-side parser made of a multipart body (the fault server's /multipart-echo).
+struct ParsedForm: Decodable, Sendable {
+    struct Part: Decodable, Sendable {
+        let name: String?
+        let filename: String?
+        let contentType: String?
+        let size: Int
+        let sha256: String
+        let base64: String?
+
+        var data: Data? { base64.flatMap { Data(base64Encoded: $0) } }
+    }
+
+    let parts: [Part]
+    let defects: [String]?
+
+    func part(_ name: String) -> Part? { parts.first { $0.name == name } }
+}
+
+/// Multipart uploads read back by real parsers: Python's standard library (email) and Werkzeug.
+@Suite(.timeLimit(.minutes(1))) struct MultipartUploadTests {
+    private func temporaryFile(_ name: String, contents: Data) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("af-multipart-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent(name)
+        try contents.write(to: url)
+        return url
+    }
+
+    private let binary = Data((0..<5000).map { UInt8(($0 * 31 + 7) % 256) })
+
+    /// A form with text fields, an awkward name, a binary file, a non-ASCII file name, a 0-byte
+    /// file and a stream.
+    private func fill(_ form: MultipartFormData, file: URL, emptyFile: URL) {
+        form.append(Data("plain value".utf8), withName: "field")
+        form.append(Data("ünïcödé välue".utf8), withName: "unicode")
+        form.append(Data("quoted".utf8), withName: #"a "quoted" name"#)
+        form.append(file, withName: "upload")
+        form.append(binary, withName: "blob", fileName: "résumé 数据.bin", mimeType: "application/octet-stream")
+        form.append(emptyFile, withName: "empty")
+        form.append(InputStream(data: Data("from a stream".utf8)), withLength: 13, name: "stream",
+                    fileName: "stream.txt", mimeType: "text/plain")
+    }
+
+    @Test(arguments: ["email", "werkzeug"])
+    func parsersReadBackEveryFieldAndFile(parser: String) async throws {
+        let file = try temporaryFile("report.json", contents: Data(#"{"ok":true}"#.utf8))
+        let emptyFile = try temporaryFile("empty.txt", contents: Data())
+        defer {
+            try? FileManager.default.removeItem(at: file.deletingLastPathComponent())
+            try? FileManager.default.removeItem(at: emptyFile.deletingLastPathComponent())
+        }
+        let session = makeSession()
+        let parsed = try await session.upload(multipartFormData: { self.fill($0, file: file, emptyFile: emptyFile) },
+                                              to: Server.faults("/multipart-echo?parser=\(parser)"))
+            .validate().serializingDecodable(ParsedForm.self).value
+        #expect(parsed.defects?.isEmpty ?? true)
+        #expect(parsed.part("field")?.data == Data("plain value".utf8))
+        #expect(parsed.part("unicode")?.data == Data("ünïcödé välue".utf8))
+        #expect(parsed.part(#"a "quoted" name"#)?.data == Data("quoted".utf8))
+        let upload = try #require(parsed.part("upload"))
+        #expect(upload.filename == "report.json")
+        #expect(upload.data == Data(#"{"ok":true}"#.utf8))
+        let blob = try #require(parsed.part("blob"))
+        #expect(blob.filename == "résumé 数据.bin")
+        #expect(blob.data == binary)
+        let empty = try #require(parsed.part("empty"))
+        #expect(empty.filename == "empty.txt")
+        #expect(empty.size == 0)
+        #expect(parsed.part("stream")?.data == Data("from a stream".utf8))
+        if parser == "email" {
+            #expect(upload.contentType == "application/json")
+            #expect(parsed.parts.map(\.name) == ["field", "unicode", #"a "quoted" name"#, "upload", "blob", "empty", "stream"])
+        }
+    }
+
+    @Test func httpbinReadsTheFieldsAndFiles() async throws {
+        struct Echo: Decodable, Sendable {
+            let form: [String: String]
+            let files: [String: String]
+            let headers: [String: String]
+        }
+        let session = makeSession()
+        let echo = try await session.upload(multipartFormData: { form in
+            form.append(Data("value".utf8), withName: "field")
+            form.append(Data("contents of a file".utf8), withName: "file", fileName: "naïve.txt", mimeType: "text/plain")
+            form.append(Data(), withName: "zero", fileName: "zero.bin", mimeType: "application/octet-stream")
+        }, to: Server.httpbin("/post")).validate().serializingDecodable(Echo.self).value
+        #expect(echo.form["field"] == "value")
+        #expect(echo.files["file"] == "contents of a file")
+        #expect(echo.files["zero"] == "")
+        #expect(echo.headers["Content-Type"]?.hasPrefix("multipart/form-data; boundary=alamofire.boundary.") == true)
+    }
+
+    @Test func carriageReturnsAndLineFeedsCannotInjectHeaders() async throws {
+        let session = makeSession()
+        let parsed = try await session.upload(multipartFormData: { form in
+            form.append(Data("x".utf8), withName: "evil\r\nX-Injected: yes", fileName: "a\r\nb.txt", mimeType: "text/plain\r\nX-Other: 1")
+        }, to: Server.faults("/multipart-echo?parser=email")).serializingDecodable(ParsedForm.self).value
+        let part = try #require(parsed.parts.first)
+        #expect(parsed.parts.count == 1)
+        #expect(part.name == "evil%0D%0AX-Injected: yes")
+        #expect(part.filename == "a%0D%0Ab.txt")
+        #expect(part.data == Data("x".utf8))
+    }
+
+    private func bigForm(_ form: MultipartFormData) {
+        form.append(Data(repeating: 1, count: 300_000), withName: "big", fileName: "big.bin", mimeType: "application/octet-stream")
+    }
+
+    /// The temporary file of a spilled upload, after checking it is one.
+    private func spillFile(of request: UploadRequest) -> URL? {
+        guard case let .file(url, shouldRemove: true) = request.uploadable,
+              url.path.contains("org.alamofire.manager/multipart.form.data/") else { return nil }
+        return url
+    }
+
+    @Test func aFormAboveTheThresholdIsSentFromATemporaryFileRemovedAfterwards() async throws {
+        let session = makeSession()
+        let request = session.upload(multipartFormData: bigForm, to: Server.faults("/multipart-echo?parser=email"),
+                                     usingThreshold: 100_000)
+        let parsed = try await request.serializingDecodable(ParsedForm.self).value
+        #expect(parsed.part("big")?.size == 300_000)
+        #expect(parsed.part("big")?.filename == "big.bin")
+        let file = try #require(spillFile(of: request))
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
+    @Test func aFormBelowTheThresholdIsEncodedInMemory() async throws {
+        let session = makeSession()
+        let request = session.upload(multipartFormData: bigForm, to: Server.faults("/multipart-echo?parser=email"))
+        let parsed = try await request.serializingDecodable(ParsedForm.self).value
+        #expect(parsed.part("big")?.size == 300_000)
+        guard case .data = request.uploadable else {
+            Issue.record("expected an in-memory body, got \(String(describing: request.uploadable))")
+            return
+        }
+    }
+
+    @Test func theTemporaryFileGoesWhenTheRequestFails() async throws {
+        let session = makeSession()
+        let request = session.upload(multipartFormData: bigForm, to: Server.faults("/garbage"), usingThreshold: 100_000)
+        let response = await request.serializingData().response
+        #expect(response.error != nil)
+        let file = try #require(spillFile(of: request))
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
+    @Test func theTemporaryFileGoesWhenTheRequestIsCancelled() async throws {
+        let session = makeSession()
+        let request = session.upload(multipartFormData: bigForm, to: Server.faults("/stall"), usingThreshold: 100_000)
+        let task = request.serializingData()
+        _ = await response { done in request.onURLSessionTaskCreation(on: DispatchQueue(label: "test.task")) { done($0) } }
+        let file = try #require(spillFile(of: request))
+        #expect(FileManager.default.fileExists(atPath: file.path))
+        request.cancel()
+        #expect(await task.response.error?.isExplicitlyCancelledError == true)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
+    @Test func anEncodingErrorFailsTheRequestWithItsReason() async throws {
+        let session = makeSession()
+        let response = await session.upload(multipartFormData: { form in
+            form.append(URL(fileURLWithPath: "/no/such/file"), withName: "missing")
+        }, to: Server.faults("/sink")).serializingData().response
+        guard case .multipartEncodingFailed(.bodyPartFileNotReachableWithError) = response.error else {
+            Issue.record("expected bodyPartFileNotReachableWithError, got \(String(describing: response.error))")
+            return
+        }
+    }
+}
