@@ -15,7 +15,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "af-bench-client",
-            dependencies: ["BenchSupport", .product(name: "AFCore", package: "AF")]
+            dependencies: ["BenchSupport", .product(name: "AFCore", package: "AF"), .product(name: "AFMultipart", package: "AF")]
         ),
         .executableTarget(
             name: "curl-multi-bench",

@@ -1,11 +1,13 @@
 import AFCore
+import AFMultipart
 import BenchSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// Uploads `megabytes` MiB from a file (`upload-file`) or an InputStream over it (`upload-stream`)
+/// Uploads `megabytes` MiB from a file (`upload-file`), an InputStream over it (`upload-stream`)
+/// or a multipart form holding it (`upload-multipart`, above the memory threshold)
 /// to `url` (the fixtures' /sink), prints one result line and exits.
 func runUpload(mode: String, url: String, megabytes: Int) -> Never {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("af-bench-upload-\(getpid()).bin")
@@ -18,6 +20,7 @@ func runUpload(mode: String, url: String, megabytes: Int) -> Never {
     let start = DispatchTime.now()
     let request: UploadRequest = switch mode {
     case "upload-stream": session.upload(InputStream(url: file)!, to: url)
+    case "upload-multipart": session.upload(multipartFormData: { $0.append(file, withName: "file") }, to: url)
     default: session.upload(file, to: url)
     }
     request.responseDecodable(of: [String: Int].self, queue: .global()) { response in
@@ -25,7 +28,16 @@ func runUpload(mode: String, url: String, megabytes: Int) -> Never {
         done.signal()
     }
     done.wait()
-    reportTransfer(bytes: outcome.bytes, expected: megabytes << 20, since: start)
+    guard mode == "upload-multipart" else {
+        reportTransfer(bytes: outcome.bytes, expected: megabytes << 20, since: start)
+    }
+    // The form is above the threshold: it went through a temporary file that must be gone now.
+    if case let .file(spill, _) = request.uploadable, FileManager.default.fileExists(atPath: spill.path) {
+        FileHandle.standardError.write(Data("multipart temporary file left behind: \(spill.path)\n".utf8))
+        reportTransfer(bytes: -1, expected: 0, since: start)
+    }
+    // The body is the file plus the part's boundaries and headers.
+    reportTransfer(bytes: outcome.bytes, expected: outcome.bytes > megabytes << 20 ? outcome.bytes : -2, since: start)
 }
 
 /// The byte count a transfer workload reports, set from one handler.

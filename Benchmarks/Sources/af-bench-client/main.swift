@@ -2,7 +2,7 @@
 // each handled by `responseData`. Prints one JSON line of results.
 //
 // usage: af-bench-client URL COUNT INFLIGHT [CAFILE]
-//        af-bench-client upload-file|upload-stream|download|stream URL MiB
+//        af-bench-client upload-file|upload-stream|upload-multipart|download|stream URL MiB
 
 import AFCore
 import BenchSupport

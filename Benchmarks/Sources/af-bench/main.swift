@@ -80,6 +80,7 @@ func transferTable(fixture: Fixture, client: ClientRunner, scale: Double) throws
     var table = Table(columns: ["workload (AF)", "MiB", "MB/s", "CPU s", "peak RSS MiB"])
     let megabytes = max(16, Int(1024 * scale))
     let workloads = [("upload-file", "file upload", "/sink"), ("upload-stream", "InputStream upload", "/sink"),
+                     ("upload-multipart", "multipart upload", "/sink"),
                      ("download", "download to file", "/blob"), ("stream", "DataStreamRequest", "/blob")]
     for (mode, name, path) in workloads {
         let result = try client.runTransfer(mode: mode, url: fixture.endpoints.faults + path, megabytes: megabytes)
