@@ -4,8 +4,8 @@ import FoundationNetworking
 #endif
 
 /// A multipart upload: the request with the form's `Content-Type`, and the body made once
-/// (retries reuse it) — in memory below the threshold, else in a temporary file the request
-/// removes when it ends.
+/// (retries reuse it) — in memory at or below the threshold, else in a temporary file the
+/// request removes when it ends.
 final class MultipartUpload: UploadConvertible, @unchecked Sendable {
     private let form: MultipartFormData
     private let build: (@Sendable (MultipartFormData) -> Void)?
@@ -40,7 +40,7 @@ final class MultipartUpload: UploadConvertible, @unchecked Sendable {
 
     private func makeUploadable() throws -> UploadRequest.Uploadable {
         build?(form)
-        if form.contentLength < threshold {
+        if form.contentLength <= threshold {
             return .data(try form.encode())
         }
         let directory = fileManager.temporaryDirectory

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 
 extension Session {
-    /// Uploads the form `multipartFormData` builds. Bodies under `encodingMemoryThreshold`
+    /// Uploads the form `multipartFormData` builds. Forms of up to `encodingMemoryThreshold`
     /// bytes are encoded in memory; larger ones are written to a temporary file and streamed
     /// from it, and the file is removed when the request ends.
     public func upload(multipartFormData: @escaping @Sendable (MultipartFormData) -> Void,

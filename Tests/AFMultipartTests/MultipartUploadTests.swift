@@ -134,9 +134,11 @@ struct ParsedForm: Decodable, Sendable {
         #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 
-    @Test func aFormBelowTheThresholdIsEncodedInMemory() async throws {
+    @Test func aFormAtTheThresholdIsEncodedInMemory() async throws {
         let session = makeSession()
-        let request = session.upload(multipartFormData: bigForm, to: Server.faults("/multipart-echo?parser=email"))
+        // The form's contentLength is exactly 300,000 bytes.
+        let request = session.upload(multipartFormData: bigForm, to: Server.faults("/multipart-echo?parser=email"),
+                                     usingThreshold: 300_000)
         let parsed = try await request.serializingDecodable(ParsedForm.self).value
         #expect(parsed.part("big")?.size == 300_000)
         guard case .data = request.uploadable else {
