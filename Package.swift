@@ -23,11 +23,12 @@ let package = Package(
         .target(
             name: "CCurlShim",
             dependencies: ["CCurl"],
-            cSettings: [.enableWarning("all"), .treatAllWarnings(as: .error)]
+            cSettings: [.enableWarning("all"), .treatAllWarnings(as: .error)],
+            linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]
         ),
         .target(name: "AFCore", dependencies: ["CCurlShim"], swiftSettings: strict),
         .target(name: "AFAuth", dependencies: ["AFCore"], swiftSettings: strict),
-        .target(name: "AFTrust", dependencies: ["AFCore"], swiftSettings: strict),
+        .target(name: "AFTrust", dependencies: ["AFCore", "CCurlShim"], swiftSettings: strict),
         .target(name: "AFCache", dependencies: ["AFCore"], swiftSettings: strict),
         .target(name: "AFMultipart", dependencies: ["AFCore"], swiftSettings: strict),
         .target(name: "AFReachability", dependencies: ["AFCore"], swiftSettings: strict),

@@ -31,6 +31,8 @@ extension AFError: LocalizedError {
             "Session was invalidated without error, so it was likely deinitialized unexpectedly. Be sure to retain a reference to your Session for the duration of your requests."
         case let .sessionInvalidated(error):
             "Session was invalidated with error: \(error?.localizedDescription ?? "No description.")"
+        case let .serverTrustEvaluationFailed(reason):
+            "Server trust evaluation failed due to reason: \(reason.localizedDescription)"
         case let .sessionTaskFailed(error):
             "URLSessionTask failed with error: \(error.localizedDescription)"
         case let .urlRequestValidationFailed(reason):
@@ -143,6 +145,31 @@ extension AFError.URLRequestValidationFailureReason {
         switch self {
         case let .bodyDataInGETRequest(data):
             "Invalid URLRequest: Requests with GET method cannot have body data:\n\(String(decoding: data, as: UTF8.self))"
+        }
+    }
+}
+
+extension AFError.ServerTrustFailureReason {
+    var localizedDescription: String {
+        switch self {
+        case let .noRequiredEvaluator(host):
+            "A ServerTrustEvaluating value is required for host \(host) but none was found."
+        case .noCertificatesFound:
+            "No certificates were found or provided for evaluation."
+        case .noPublicKeysFound:
+            "No public keys were found or provided for evaluation."
+        case let .defaultEvaluationFailed(output):
+            "Default evaluation failed for host \(output.host): \(output.detail)"
+        case let .hostValidationFailed(output):
+            "Host validation failed for host \(output.host): \(output.detail)"
+        case let .revocationCheckFailed(output):
+            "Revocation check failed for host \(output.host): \(output.detail)"
+        case let .certificatePinningFailed(host, _, _, _):
+            "Certificate pinning failed for host \(host)."
+        case let .publicKeyPinningFailed(host, _, _, _):
+            "Public key pinning failed for host \(host)."
+        case let .customEvaluationFailed(error):
+            "Custom trust evaluation failed with error: \(error.localizedDescription)"
         }
     }
 }

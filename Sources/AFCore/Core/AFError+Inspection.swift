@@ -29,6 +29,8 @@ extension AFError {
     public var isSessionDeinitializedError: Bool { if case .sessionDeinitialized = self { true } else { false } }
     /// Whether this is `.sessionInvalidated`.
     public var isSessionInvalidatedError: Bool { if case .sessionInvalidated = self { true } else { false } }
+    /// Whether this is `.serverTrustEvaluationFailed`.
+    public var isServerTrustEvaluationError: Bool { if case .serverTrustEvaluationFailed = self { true } else { false } }
     /// Whether this is `.sessionTaskFailed`.
     public var isSessionTaskError: Bool { if case .sessionTaskFailed = self { true } else { false } }
     /// Whether this is `.urlRequestValidationFailed`.
@@ -63,7 +65,9 @@ extension AFError {
         case let .downloadedFileMoveFailed(error, _, _): error
         case let .requestRetryFailed(retryError, _): retryError
         case let .sessionInvalidated(error): error
-        case .explicitlyCancelled, .invalidURL, .sessionDeinitialized, .urlRequestValidationFailed: nil
+        case let .serverTrustEvaluationFailed(.customEvaluationFailed(error)): error
+        case .explicitlyCancelled, .invalidURL, .sessionDeinitialized, .urlRequestValidationFailed,
+             .serverTrustEvaluationFailed: nil
         }
     }
 

@@ -35,6 +35,41 @@ public enum AFError: Error, Sendable {
         }
     }
 
+    /// Why a server was not trusted.
+    public enum ServerTrustFailureReason: Sendable {
+        /// What an evaluation saw: the host, the chain, and the detail of the failure.
+        public struct Output: Sendable {
+            public let host: String
+            public let trust: ServerTrust
+            public let detail: String
+
+            public init(host: String, trust: ServerTrust, detail: String) {
+                self.host = host
+                self.trust = trust
+                self.detail = detail
+            }
+        }
+
+        /// The manager requires every host to be evaluated and has no evaluator for this one.
+        case noRequiredEvaluator(host: String)
+        /// No certificates were given to pin.
+        case noCertificatesFound
+        /// No public keys were given to pin.
+        case noPublicKeysFound
+        /// OpenSSL did not verify the chain against the trusted CAs.
+        case defaultEvaluationFailed(output: Output)
+        /// The leaf certificate is not valid for the host.
+        case hostValidationFailed(output: Output)
+        /// A certificate of the chain is revoked, or its status could not be established.
+        case revocationCheckFailed(output: Output)
+        /// No certificate of the chain is one of the pinned certificates (DER).
+        case certificatePinningFailed(host: String, trust: ServerTrust, pinnedCertificates: [Data], serverCertificates: [Data])
+        /// No public key of the chain is one of the pinned keys (DER SubjectPublicKeyInfo).
+        case publicKeyPinningFailed(host: String, trust: ServerTrust, pinnedKeys: [Data], serverKeys: [Data])
+        /// A custom evaluator threw `error`.
+        case customEvaluationFailed(error: any Error)
+    }
+
     /// Why a `ParameterEncoding` failed.
     public enum ParameterEncodingFailureReason: Sendable {
         case missingURL
@@ -95,6 +130,7 @@ public enum AFError: Error, Sendable {
     case responseSerializationFailed(reason: ResponseSerializationFailureReason)
     case sessionDeinitialized
     case sessionInvalidated(error: (any Error)?)
+    case serverTrustEvaluationFailed(reason: ServerTrustFailureReason)
     case sessionTaskFailed(error: any Error)
     case urlRequestValidationFailed(reason: URLRequestValidationFailureReason)
 }

@@ -38,6 +38,9 @@ open class Session: @unchecked Sendable {
     public let redirectHandler: (any RedirectHandler)?
     /// Decides caching for requests without their own handler.
     public let cachedResponseHandler: (any CachedResponseHandler)?
+    /// Chooses the trust evaluator of each host (AFTrust's `ServerTrustManager`); nil leaves
+    /// every host to OpenSSL's default verification.
+    public let serverTrustManager: (any ServerTrustManaging)?
     /// Every monitor of the session, as one.
     public let eventMonitor: CompositeEventMonitor
 
@@ -53,13 +56,14 @@ open class Session: @unchecked Sendable {
                             requestQueue: DispatchQueue? = nil,
                             serializationQueue: DispatchQueue? = nil,
                             interceptor: (any RequestInterceptor)? = nil,
+                            serverTrustManager: (any ServerTrustManaging)? = nil,
                             redirectHandler: (any RedirectHandler)? = nil,
                             cachedResponseHandler: (any CachedResponseHandler)? = nil,
                             eventMonitors: [any EventMonitor] = [AlamofireNotifications()]) {
         self.init(configuration: configuration, rootQueue: rootQueue,
                   startRequestsImmediately: startRequestsImmediately, requestSetup: requestSetup,
                   requestQueue: requestQueue, serializationQueue: serializationQueue,
-                  interceptor: interceptor, redirectHandler: redirectHandler,
+                  interceptor: interceptor, serverTrustManager: serverTrustManager, redirectHandler: redirectHandler,
                   cachedResponseHandler: cachedResponseHandler, eventMonitors: eventMonitors,
                   environment: ProcessInfo.processInfo.environment)
     }
@@ -72,6 +76,7 @@ open class Session: @unchecked Sendable {
          requestQueue: DispatchQueue? = nil,
          serializationQueue: DispatchQueue? = nil,
          interceptor: (any RequestInterceptor)? = nil,
+         serverTrustManager: (any ServerTrustManaging)? = nil,
          redirectHandler: (any RedirectHandler)? = nil,
          cachedResponseHandler: (any CachedResponseHandler)? = nil,
          eventMonitors: [any EventMonitor] = [AlamofireNotifications()],
@@ -89,10 +94,13 @@ open class Session: @unchecked Sendable {
         self.interceptor = interceptor
         self.redirectHandler = redirectHandler
         self.cachedResponseHandler = cachedResponseHandler
+        self.serverTrustManager = serverTrustManager
         eventMonitor = CompositeEventMonitor(queue: DispatchQueue(label: "\(rootQueue.label).eventMonitor",
                                                                   target: serialRootQueue),
                                              monitors: eventMonitors)
-        taskConfiguration = TaskConfiguration(configuration, environment: environment)
+        var taskConfiguration = TaskConfiguration(configuration, environment: environment)
+        taskConfiguration.serverTrustManager = serverTrustManager
+        self.taskConfiguration = taskConfiguration
         let perHost = max(1, configuration.httpMaximumConnectionsPerHost)
         engine = CurlEngine(limits: .init(maximumConnectionsPerHost: perHost,
                                           maximumCachedConnections: max(128, perHost * 4)),

@@ -22,6 +22,7 @@ final class CurlEngine: @unchecked Sendable {
 
     private static let globalInit: Void = {
         curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        afc_set_trust_callback(transferTrustCallback)
     }()
 
     private static let maximumPooledHandles = 64

@@ -7,6 +7,8 @@ struct CurlFailure: Error, Sendable {
     var message: String?
     /// An error found by AF itself (an upload file that cannot be read), reported as it is.
     var localError: URLError?
+    /// The trust evaluation's verdict when it rejected the server, reported as it is.
+    var trustError: AFError?
 
     /// The `URLError` a URLSession user would get for this failure.
     func urlError(failingURL: URL?) -> URLError {

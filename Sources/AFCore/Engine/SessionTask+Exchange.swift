@@ -64,7 +64,7 @@ extension SessionTask: TransferDelegate {
         if cancelled || outcome.wasCancelled {
             error = URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: url as Any])
         } else if let failure = outcome.failure {
-            error = failure.urlError(failingURL: url)
+            error = failure.trustError ?? failure.urlError(failingURL: url)
         }
         finish(request: request, response: response, data: outcome.body, error: error)
     }
@@ -85,12 +85,13 @@ extension SessionTask: TransferDelegate {
     private func startHop(_ next: URLRequest, after request: URLRequest, response: HTTPURLResponse?, body: Data,
                           restartingDownload: Bool = false) {
         let reporting = currentReporting
+        let trust = configuration.trustRequirement(for: next.url)
         let transfer = mutableState.withLock { state -> Transfer? in
             guard state.state == .running || state.state == .suspended else { return nil }
             state.currentRequest = next
             state.hopStart = Date()
             if restartingDownload { state.download?.resumeOffset = 0 }
-            let transfer = makeTransfer(for: next, download: state.download, reporting: reporting)
+            let transfer = makeTransfer(for: next, download: state.download, reporting: reporting, trust: trust)
             state.transfer = transfer
             return transfer
         }

@@ -125,12 +125,13 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         // Asked before taking the task's lock: the delegate answers under its own lock, which
         // may be held by a thread waiting for this task's (a request cancelling it).
         let reporting = currentReporting
+        let trust = configuration.trustRequirement(for: currentRequest?.url)
         let action = mutableState.withLock { state -> (start: Transfer?, unpause: Transfer?) in
             guard state.state == .suspended else { return (nil, nil) }
             state.state = .running
             if state.hasStarted { return (nil, state.transfer) }
             state.hasStarted = true
-            let transfer = makeTransfer(for: state.currentRequest, download: state.download, reporting: reporting)
+            let transfer = makeTransfer(for: state.currentRequest, download: state.download, reporting: reporting, trust: trust)
             state.transfer = transfer
             state.hopStart = Date()
             return (transfer, nil)
@@ -162,7 +163,7 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
             if !state.hasStarted {
                 state.hasStarted = true
                 // Never run: it only carries the cancellation to the delegate.
-                let transfer = makeTransfer(for: state.currentRequest, download: state.download, reporting: .none)
+                let transfer = makeTransfer(for: state.currentRequest, download: state.download, reporting: .none, trust: nil)
                 state.transfer = transfer
                 return transfer
             }
@@ -171,7 +172,8 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         if let transfer { engine.cancel(transfer) }
     }
 
-    /// What the delegate wants reported of the next exchange. Never asked under the task's lock.
+    /// What the delegate wants reported of the next exchange. Never asked under the task's lock
+    /// (nor is the trust manager, in `TaskConfiguration.trustRequirement`).
     struct Reporting {
         var events: Bool
         var progress: Bool
@@ -186,7 +188,8 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
 
     /// The transfer for one hop of `request`; under the state lock, so it must not call the
     /// delegate.
-    func makeTransfer(for request: URLRequest, download: DownloadTarget?, reporting: Reporting) -> Transfer {
+    func makeTransfer(for request: URLRequest, download: DownloadTarget?, reporting: Reporting,
+                      trust: TrustRequirement?) -> Transfer {
         let sameOrigin = request.url.flatMap { url in
             originalRequest?.url.map { RedirectRules.isSameOrigin($0, url) }
         } ?? false
@@ -195,6 +198,7 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         var spec = configuration.transferSpec(for: request, credential: sameOrigin ? credential : nil,
                                               upload: keepsBody ? upload : nil, download: download)
         spec.bodyStream = bodyStream
+        spec.trust = trust
         return Transfer(spec: spec, delegate: self, reportsEvents: reporting.events, reportsProgress: reporting.progress)
     }
 }

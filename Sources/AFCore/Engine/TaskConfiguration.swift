@@ -20,6 +20,8 @@ struct TaskConfiguration: @unchecked Sendable {
     var proxies: ProxySettings
     /// The configuration's `urlCache`, when it is one AF can store into.
     var responseCache: (any ResponseCacheStorage)?
+    /// The session's trust manager, asked for each HTTPS hop's evaluator.
+    var serverTrustManager: (any ServerTrustManaging)?
 
     init(_ configuration: URLSessionConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment) {
         idleTimeout = configuration.timeoutIntervalForRequest
@@ -75,6 +77,18 @@ struct TaskConfiguration: @unchecked Sendable {
             noProxy: proxies.noProxy,
             credential: credential
         )
+    }
+
+    /// How the TLS handshake of an exchange with `url` is judged: by the manager's evaluator for
+    /// its host, by OpenSSL alone (nil), or not at all (the manager refused the host). Calls the
+    /// manager: never under a lock of AF's.
+    func trustRequirement(for url: URL?) -> TrustRequirement? {
+        guard let serverTrustManager, url?.scheme?.lowercased() == "https", let host = url?.host else { return nil }
+        do {
+            return try serverTrustManager.serverTrustEvaluator(forHost: host).map { .evaluate($0, host: host) }
+        } catch {
+            return .refuse(error.asAFError(or: .serverTrustEvaluationFailed(reason: .customEvaluationFailed(error: error))))
+        }
     }
 
     /// Stores the cookies `response` sets, when the configuration accepts cookies.

@@ -74,6 +74,8 @@ final class Transfer: @unchecked Sendable {
     private(set) var setupFailure: CurlFailure?
     /// Set when reading the upload body failed mid-transfer; reported instead of curl's abort.
     private var uploadError: URLError?
+    /// Set when the trust evaluator rejected the server; reported instead of curl's TLS error.
+    private var trustError: AFError?
 
     init(spec: TransferSpec, delegate: any TransferDelegate, reportsEvents: Bool = false, reportsProgress: Bool = false) {
         self.spec = spec
@@ -120,6 +122,7 @@ final class Transfer: @unchecked Sendable {
                 engine.resumeFlow(self)
             }
         }
+        guard configureTrust(handle, context: context) else { return false }
         configureMethodAndBody(handle)
         if reportsProgress {
             handle.set(CURLOPT_NOPROGRESS, 0)
@@ -137,6 +140,36 @@ final class Transfer: @unchecked Sendable {
             handle.set(CURLOPT_HTTPAUTH, afc_httpauth_basic_digest())
         }
         return true
+    }
+
+    /// Hands the handshake to the trust evaluator, which also validates the host (so curl does
+    /// not), without TLS session resumption (a resumed session skips verification); false when
+    /// the manager refused the host.
+    private func configureTrust(_ handle: EasyHandle, context: UnsafeMutableRawPointer) -> Bool {
+        switch spec.trust {
+        case nil:
+            return true
+        case let .refuse(error):
+            setupFailure = CurlFailure(code: CURLE_PEER_FAILED_VERIFICATION, message: error.localizedDescription, trustError: error)
+            return false
+        case .evaluate:
+            afc_easy_enable_trust_callback(handle.raw, context)
+            handle.set(CURLOPT_SSL_VERIFYHOST, 0)
+            handle.set(CURLOPT_SSL_SESSIONID_CACHE, 0)
+            return true
+        }
+    }
+
+    /// Engine thread, during the handshake: whether the evaluator accepts `trust`.
+    fileprivate func evaluateTrust(_ trust: ServerTrust) -> Bool {
+        guard case let .evaluate(evaluator, host) = spec.trust else { return true }
+        do {
+            try evaluator.evaluate(trust, forHost: host)
+            return true
+        } catch {
+            trustError = error.asAFError(or: .serverTrustEvaluationFailed(reason: .customEvaluationFailed(error: error)))
+            return false
+        }
     }
 
     /// Opens a file the transfer needs; on failure records `setupFailure` and returns nil.
@@ -324,7 +357,7 @@ final class Transfer: @unchecked Sendable {
             timings = Self.readTimings(handle)
             if result != CURLE_OK, !cancelled, !rangeRejected {
                 failure = CurlFailure(code: result, message: handle.errorMessage,
-                                      localError: uploadError ?? downloadWriter?.failure)
+                                      localError: uploadError ?? downloadWriter?.failure, trustError: trustError)
             }
         }
         let outcome = TransferOutcome(head: parser.completed, body: body, failure: failure,
@@ -390,6 +423,16 @@ private let transferReadCallback: afc_data_callback = { buffer, size, count, con
 private let transferSeekCallback: afc_seek_callback = { context, offset, origin in
     guard origin == SEEK_SET else { return CURL_SEEKFUNC_CANTSEEK }
     return transfer(from: context).seekBody(to: Int64(offset)) ? CURL_SEEKFUNC_OK : CURL_SEEKFUNC_FAIL
+}
+
+/// The process-wide trust callback: the context is the transfer whose handshake it is.
+let transferTrustCallback: afc_trust_callback = { context, certificates, lengths, count, trusted, error in
+    let chain = (0..<count).map { Data(bytes: certificates[$0], count: lengths[$0]) }
+    let transfer = transfer(from: context)
+    let trust = ServerTrust(certificateData: chain, host: transfer.spec.requestURL?.host ?? "",
+                            defaultEvaluationSucceeded: trusted != 0,
+                            defaultEvaluationError: error.map { String(cString: $0) })
+    return transfer.evaluateTrust(trust) ? 1 : 0
 }
 
 private let transferProgressCallback: afc_xferinfo_callback = { context, downloadTotal, downloaded, uploadTotal, uploaded in

@@ -33,6 +33,16 @@ struct TransferSpec: @unchecked Sendable {
     var noProxy: String?
     /// Answers Basic and Digest challenges of this hop's server.
     var credential: HTTPCredential?
+    /// How the server's certificate chain is judged; nil: by OpenSSL alone.
+    var trust: TrustRequirement?
+}
+
+/// A hop's trust decision, settled before the transfer starts.
+enum TrustRequirement: @unchecked Sendable {
+    /// The evaluator judges every handshake (host validation included).
+    case evaluate(any ServerTrustEvaluating, host: String)
+    /// The hop must not even connect.
+    case refuse(AFError)
 }
 
 /// A user name and password for HTTP authentication.

@@ -5,6 +5,7 @@
 #define CCURLSHIM_H
 
 #include <curl/curl.h>
+#include "CCurlShimTrust.h"
 
 #pragma clang assume_nonnull begin
 

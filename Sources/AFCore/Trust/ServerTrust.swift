@@ -1,0 +1,38 @@
+import Foundation
+
+/// The certificate chain a server presented in a TLS handshake, with OpenSSL's own verdict on
+/// it: AF's counterpart of `SecTrust`, handed to the trust evaluators.
+public struct ServerTrust: Sendable {
+    /// The DER encodings of the chain, leaf first: the verified chain (up to the trusted root)
+    /// when OpenSSL trusted it, else the certificates the server sent.
+    public let certificateData: [Data]
+    /// The host the connection is for.
+    public let host: String
+    /// Whether OpenSSL verified the chain against the session's CAs (`SSL_CERT_FILE`,
+    /// `SSL_CERT_DIR` or the system bundle). The host name is not part of this verdict.
+    public let defaultEvaluationSucceeded: Bool
+    /// OpenSSL's reason when it did not verify the chain.
+    public let defaultEvaluationError: String?
+
+    public init(certificateData: [Data], host: String, defaultEvaluationSucceeded: Bool, defaultEvaluationError: String?) {
+        self.certificateData = certificateData
+        self.host = host
+        self.defaultEvaluationSucceeded = defaultEvaluationSucceeded
+        self.defaultEvaluationError = defaultEvaluationError
+    }
+}
+
+/// Decides whether a server is trusted; throwing rejects the connection before any request
+/// byte is sent. Runs on the engine thread during the handshake: it must not block.
+public protocol ServerTrustEvaluating: Sendable {
+    /// Throws (preferably `AFError.serverTrustEvaluationFailed`) when `trust` is not acceptable.
+    func evaluate(_ trust: ServerTrust, forHost host: String) throws
+}
+
+/// Chooses the evaluator for each host: what `Session(serverTrustManager:)` takes. AFTrust's
+/// `ServerTrustManager` is the ready one.
+public protocol ServerTrustManaging: Sendable {
+    /// The evaluator for `host`; nil leaves the host to OpenSSL's default verification. Throws
+    /// when the host must be evaluated and has no evaluator.
+    func serverTrustEvaluator(forHost host: String) throws -> (any ServerTrustEvaluating)?
+}

@@ -1,0 +1,121 @@
+#include "CCurlShimTrust.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
+static afc_trust_callback trust_callback;
+
+void afc_set_trust_callback(afc_trust_callback callback) {
+    trust_callback = callback;
+}
+
+/// The chain to show the evaluators: the verified one, else the leaf and what the peer sent.
+static STACK_OF(X509) *presented_chain(X509_STORE_CTX *store, int trusted) {
+    STACK_OF(X509) *chain = trusted ? X509_STORE_CTX_get1_chain(store) : NULL;
+    if (chain && sk_X509_num(chain) > 0) return chain;
+    if (chain) sk_X509_pop_free(chain, X509_free);
+    chain = sk_X509_new_null();
+    if (!chain) return NULL;
+    X509 *leaf = X509_STORE_CTX_get0_cert(store);
+    if (leaf && X509_up_ref(leaf)) sk_X509_push(chain, leaf);
+    STACK_OF(X509) *untrusted = X509_STORE_CTX_get0_untrusted(store);
+    for (int index = 0; untrusted && index < sk_X509_num(untrusted); index++) {
+        X509 *certificate = sk_X509_value(untrusted, index);
+        if (certificate == leaf || !X509_up_ref(certificate)) continue;
+        sk_X509_push(chain, certificate);
+    }
+    return chain;
+}
+
+/// Replaces OpenSSL's verification step: runs it, then lets the trust callback decide.
+static int verify_certificate(X509_STORE_CTX *store, void *context) {
+    int trusted = X509_verify_cert(store) > 0;
+    int error = X509_STORE_CTX_get_error(store);
+    const char *reason = trusted ? NULL : X509_verify_cert_error_string(error);
+    STACK_OF(X509) *chain = presented_chain(store, trusted);
+    int count = chain ? sk_X509_num(chain) : 0;
+    unsigned char **ders = calloc(count > 0 ? (size_t)count : 1, sizeof(unsigned char *));
+    size_t *lengths = calloc(count > 0 ? (size_t)count : 1, sizeof(size_t));
+    int accepted = 0;
+    if (ders && lengths && trust_callback) {
+        int encoded = 0;
+        for (; encoded < count; encoded++) {
+            int length = i2d_X509(sk_X509_value(chain, encoded), &ders[encoded]);
+            if (length <= 0) break;
+            lengths[encoded] = (size_t)length;
+        }
+        if (encoded == count) {
+            accepted = trust_callback(context, (const unsigned char *const *)ders, lengths, (size_t)count, trusted, reason);
+        }
+    }
+    for (int index = 0; ders && index < count; index++) OPENSSL_free(ders[index]);
+    free(ders);
+    free(lengths);
+    if (chain) sk_X509_pop_free(chain, X509_free);
+    X509_STORE_CTX_set_error(store, accepted ? X509_V_OK : X509_V_ERR_APPLICATION_VERIFICATION);
+    return accepted;
+}
+
+static CURLcode install_verifier(CURL *handle, void *ssl_ctx, void *context) {
+    (void)handle;
+    SSL_CTX_set_cert_verify_callback((SSL_CTX *)ssl_ctx, verify_certificate, context);
+    return CURLE_OK;
+}
+
+CURLcode afc_easy_enable_trust_callback(CURL *handle, void *context) {
+    CURLcode result = curl_easy_setopt(handle, CURLOPT_SSL_CTX_FUNCTION, install_verifier);
+    if (result != CURLE_OK) return result;
+    return curl_easy_setopt(handle, CURLOPT_SSL_CTX_DATA, context);
+}
+
+static X509 *read_certificate(const unsigned char *der, size_t length) {
+    const unsigned char *cursor = der;
+    return d2i_X509(NULL, &cursor, (long)length);
+}
+
+int afc_x509_is_valid(const unsigned char *der, size_t length) {
+    X509 *certificate = read_certificate(der, length);
+    if (!certificate) return 0;
+    X509_free(certificate);
+    return 1;
+}
+
+int afc_x509_check_host(const unsigned char *der, size_t length, const char *host) {
+    X509 *certificate = read_certificate(der, length);
+    if (!certificate) return 0;
+    int matched = X509_check_ip_asc(certificate, host, 0);
+    if (matched < 0) {  // not an IP address: a DNS name
+        matched = X509_check_host(certificate, host, strlen(host), X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS, NULL);
+    }
+    X509_free(certificate);
+    return matched == 1;
+}
+
+size_t afc_x509_spki(const unsigned char *der, size_t length, unsigned char **spki) {
+    *spki = NULL;
+    X509 *certificate = read_certificate(der, length);
+    if (!certificate) return 0;
+    unsigned char *encoded = NULL;
+    int size = i2d_X509_PUBKEY(X509_get_X509_PUBKEY(certificate), &encoded);
+    X509_free(certificate);
+    if (size <= 0) return 0;
+    *spki = malloc((size_t)size);
+    if (*spki) memcpy(*spki, encoded, (size_t)size);
+    OPENSSL_free(encoded);
+    return *spki ? (size_t)size : 0;
+}
+
+int afc_x509_is_self_signed(const unsigned char *der, size_t length) {
+    X509 *certificate = read_certificate(der, length);
+    if (!certificate) return 0;
+    int self_signed = X509_self_signed(certificate, 1) == 1;
+    X509_free(certificate);
+    return self_signed;
+}
+
+void afc_free(void *pointer) {
+    free(pointer);
+}

@@ -1,0 +1,43 @@
+// Server trust: the TLS handshake's certificate chain handed to Swift, and the X.509 helpers the
+// trust evaluators need (host check, public key), over OpenSSL.
+#ifndef CCURLSHIM_TRUST_H
+#define CCURLSHIM_TRUST_H
+
+#include <curl/curl.h>
+#include <stddef.h>
+
+#pragma clang assume_nonnull begin
+
+/// Called on the engine thread during each TLS handshake of a transfer with trust evaluation:
+/// `certificates` are the DER encodings of the chain, leaf first (the verified chain when
+/// OpenSSL trusted it, else what the server sent); `default_trusted` is OpenSSL's own verdict
+/// against the configured CAs, `default_error` its reason when not trusted. Return 1 to accept
+/// the connection, 0 to reject it.
+typedef int (*afc_trust_callback)(void *_Nullable context, const unsigned char *_Nonnull const *_Nonnull certificates,
+                                  const size_t *lengths, size_t count, int default_trusted,
+                                  const char *_Nullable default_error);
+
+/// Sets the process-wide trust callback (once, before any transfer uses it).
+void afc_set_trust_callback(afc_trust_callback callback);
+
+/// Makes `handle`'s TLS handshakes ask the trust callback, with `context`.
+CURLcode afc_easy_enable_trust_callback(CURL *handle, void *_Nullable context);
+
+/// Whether `der` is a certificate OpenSSL can read.
+int afc_x509_is_valid(const unsigned char *der, size_t length);
+
+/// 1 when the certificate is valid for `host` (a DNS name or an IP address), else 0.
+int afc_x509_check_host(const unsigned char *der, size_t length, const char *host);
+
+/// The DER SubjectPublicKeyInfo of the certificate, malloc'ed into `*spki` (free with
+/// afc_free); its length, or 0 on failure.
+size_t afc_x509_spki(const unsigned char *der, size_t length, unsigned char *_Nullable *_Nonnull spki);
+
+/// 1 when the certificate's issuer is its own subject and its signature verifies with its own key.
+int afc_x509_is_self_signed(const unsigned char *der, size_t length);
+
+void afc_free(void *_Nullable pointer);
+
+#pragma clang assume_nonnull end
+
+#endif
