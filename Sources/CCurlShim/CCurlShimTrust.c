@@ -1,7 +1,9 @@
 #include "CCurlShimTrust.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <openssl/evp.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
@@ -118,4 +120,57 @@ int afc_x509_is_self_signed(const unsigned char *der, size_t length) {
 
 void afc_free(void *pointer) {
     free(pointer);
+}
+
+int afc_verify_chain(const unsigned char *const *chain, const size_t *chain_lengths, size_t chain_count,
+                     const unsigned char *const *anchors, const size_t *anchor_lengths, size_t anchor_count,
+                     int use_default_anchors, const char *_Nullable ca_file, const char *_Nullable ca_path,
+                     char *error, size_t error_capacity) {
+    int verified = 0;
+    const char *reason = "the chain is empty";
+    X509_STORE *store = X509_STORE_new();
+    STACK_OF(X509) *untrusted = sk_X509_new_null();
+    X509 *leaf = NULL;
+    X509_STORE_CTX *context = NULL;
+    if (!store || !untrusted || chain_count == 0) goto done;
+    reason = "the CAs could not be loaded";
+    if (use_default_anchors) {
+        if (ca_file || ca_path) {
+            if (X509_STORE_load_locations(store, ca_file, ca_path) != 1) goto done;
+        } else if (X509_STORE_set_default_paths(store) != 1) {
+            goto done;
+        }
+    }
+    reason = "a certificate could not be read";
+    for (size_t index = 0; index < anchor_count; index++) {
+        X509 *anchor = read_certificate(anchors[index], anchor_lengths[index]);
+        if (!anchor) goto done;
+        X509_STORE_add_cert(store, anchor);
+        X509_free(anchor);
+    }
+    leaf = read_certificate(chain[0], chain_lengths[0]);
+    if (!leaf) goto done;
+    for (size_t index = 1; index < chain_count; index++) {
+        X509 *certificate = read_certificate(chain[index], chain_lengths[index]);
+        if (!certificate) goto done;
+        sk_X509_push(untrusted, certificate);
+    }
+    context = X509_STORE_CTX_new();
+    if (!context || X509_STORE_CTX_init(context, store, leaf, untrusted) != 1) goto done;
+    verified = X509_verify_cert(context) == 1;
+    reason = verified ? NULL : X509_verify_cert_error_string(X509_STORE_CTX_get_error(context));
+done:
+    if (error && error_capacity > 0) {
+        snprintf(error, error_capacity, "%s", reason ? reason : "");
+    }
+    X509_STORE_CTX_free(context);
+    X509_free(leaf);
+    sk_X509_pop_free(untrusted, X509_free);
+    X509_STORE_free(store);
+    return verified;
+}
+
+int afc_sha256(const unsigned char *data, size_t length, unsigned char *digest) {
+    unsigned int size = 0;
+    return EVP_Digest(data ? data : (const unsigned char *)"", length, digest, &size, EVP_sha256(), NULL) == 1 && size == 32;
 }

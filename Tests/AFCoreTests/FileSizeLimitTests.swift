@@ -14,9 +14,7 @@ import Testing
         let servers = TestServers.shared
         let description = FileManager.default.temporaryDirectory.appendingPathComponent("af-servers-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: description) }
-        let json = ["httpbin": servers.httpbin, "http": servers.http, "https": servers.https,
-                    "faults": servers.faults, "caFile": servers.caFile]
-        try JSONSerialization.data(withJSONObject: json).write(to: description)
+        try JSONSerialization.data(withJSONObject: servers.all).write(to: description)
         setenv("AF_TEST_SERVERS", description.path, 1)
         await #expect(processExitsWith: .success) {
             var limit = rlimit(rlim_cur: 256 << 10, rlim_max: 256 << 10)

@@ -9,12 +9,14 @@ package func makeSession(configuration: URLSessionConfiguration = URLSessionConf
                          startRequestsImmediately: Bool = true,
                          requestSetup: Session.RequestSetup = .lazy,
                          interceptor: (any RequestInterceptor)? = nil,
+                         serverTrustManager: (any ServerTrustManaging)? = nil,
                          redirectHandler: (any RedirectHandler)? = nil,
                          cachedResponseHandler: (any CachedResponseHandler)? = nil,
                          eventMonitors: [any EventMonitor] = [AlamofireNotifications()]) -> Session {
     _ = TestServers.shared
     return Session(configuration: configuration, startRequestsImmediately: startRequestsImmediately,
-                   requestSetup: requestSetup, interceptor: interceptor, redirectHandler: redirectHandler,
+                   requestSetup: requestSetup, interceptor: interceptor, serverTrustManager: serverTrustManager,
+                   redirectHandler: redirectHandler,
                    cachedResponseHandler: cachedResponseHandler, eventMonitors: eventMonitors)
 }
 
@@ -27,6 +29,16 @@ package enum Server {
     package static func http(_ path: String) -> String { TestServers.shared.http + path }
     package static func https(_ path: String) -> String { TestServers.shared.https + path }
     package static func faults(_ path: String) -> String { TestServers.shared.faults + path }
+    /// A server of the trust matrix (Tests/Fixtures/tls_matrix.py), by case name.
+    package static func tls(_ matrixCase: String, _ path: String = "/") -> String {
+        TestServers.shared.all["tls." + matrixCase]! + path
+    }
+
+    /// The requests the matrix server of `matrixCase` received: "uri|Authorization|length" lines.
+    package static func tlsLog(_ matrixCase: String) -> String {
+        let directory = TestServers.shared.all["directory"]!
+        return (try? String(contentsOfFile: "\(directory)/matrix-\(matrixCase).log", encoding: .utf8)) ?? ""
+    }
 }
 
 /// httpbin's echo of a request.

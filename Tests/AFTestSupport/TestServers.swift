@@ -18,6 +18,8 @@ package struct TestServers: Sendable {
     package let faults: String
     /// The test CA's certificate.
     package let caFile: String
+    /// Everything servers.py described, by key (`tls.<case>` for the trust matrix, `directory`).
+    package let all: [String: String]
 
     package static let shared: TestServers = start()
 
@@ -38,7 +40,7 @@ package struct TestServers: Sendable {
         }
         if let error = object["error"] { fatalError("servers.py failed: \(error)") }
         let servers = TestServers(httpbin: object["httpbin"]!, http: object["http"]!, https: object["https"]!,
-                                  faults: object["faults"]!, caFile: object["caFile"]!)
+                                  faults: object["faults"]!, caFile: object["caFile"]!, all: object)
         // Sessions made after this trust the test CA (AF reads SSL_CERT_FILE like OpenSSL does).
         setenv("SSL_CERT_FILE", servers.caFile, 1)
         return servers

@@ -5,6 +5,7 @@
 - nginx: HTTP/1.1 and HTTPS with HTTP/2 in front of httpbin, plus static files
 - faults.py: a server that misbehaves on purpose
 - a throw-away CA and a leaf certificate for 127.0.0.1/localhost, made with openssl
+- the server-trust matrix (tls_matrix.py): one HTTPS server per certificate case
 
 Everything lives until standard input closes (the test process ended), then it is stopped.
 Usage: servers.py            (stay attached to stdin)
@@ -19,6 +20,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import tls_matrix
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -46,7 +49,7 @@ def make_certificates(directory):
         "-days", "2", "-extfile", "server.ext", "-out", "server.pem")
 
 
-def nginx_config(directory, http_port, https_port, httpbin_port):
+def nginx_config(directory, http_port, https_port, httpbin_port, extra=""):
     static = os.path.join(directory, "static")
     os.makedirs(static, exist_ok=True)
     with open(os.path.join(static, "small.json"), "w") as f:
@@ -97,6 +100,7 @@ http {{
         ssl_certificate_key {directory}/server.key;
         {locations}
     }}
+    {extra}
 }}
 """
 
@@ -152,8 +156,11 @@ def main():
         faults_port = int(faults.stdout.readline())
 
         http_port, https_port = free_port(), free_port()
+        matrix_files = tls_matrix.make(directory)
+        matrix_ports = {case: free_port() for case in tls_matrix.CASES}
         with open(os.path.join(directory, "nginx.conf"), "w") as f:
-            f.write(nginx_config(directory, http_port, https_port, httpbin_port))
+            f.write(nginx_config(directory, http_port, https_port, httpbin_port,
+                                 tls_matrix.server_blocks(directory, matrix_files, matrix_ports)))
         nginx_binary = shutil.which("nginx") or "/usr/sbin/nginx"
         nginx = subprocess.Popen([nginx_binary, "-c", os.path.join(directory, "nginx.conf"), "-p", directory],
                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
@@ -163,8 +170,12 @@ def main():
         wait_for_port(httpbin_port, gunicorn, "gunicorn")
         wait_for_port(http_port, nginx, "nginx")
         wait_for_port(https_port, nginx, "nginx")
+        for port in matrix_ports.values():
+            wait_for_port(port, nginx, "nginx")
 
+        matrix = {f"tls.{case}": f"https://localhost:{port}" for case, port in matrix_ports.items()}
         description = json.dumps({
+            **matrix,
             "httpbin": f"http://127.0.0.1:{httpbin_port}",
             "http": f"http://127.0.0.1:{http_port}",
             "https": f"https://localhost:{https_port}",

@@ -1,0 +1,126 @@
+"""Certificates and nginx servers for the server-trust matrix, in the spirit of badssl.com.
+
+Each case is an HTTPS server on loopback with its own certificate; every request it receives is
+logged to matrix-<case>.log as "<uri>|<Authorization>|<request length>", so tests can prove that
+a rejected connection never carried a request.
+
+Cases (all for host "localhost" unless said):
+  valid             leaf signed by the test root CA (the one SSL_CERT_FILE trusts)
+  intermediate      leaf signed by an intermediate CA, served with the intermediate
+  incomplete-chain  the same leaf served without its intermediate
+  wrong-host        leaf for wrong.example
+  self-signed       a self-signed leaf
+  untrusted-root    leaf signed by "AF Internal CA", which nothing trusts by default
+  expired           valid from 2020-01-01 to 2020-01-02
+  not-yet-valid     valid from 2099-01-01 to 2099-01-02
+"""
+import os
+import subprocess
+
+CASES = ["valid", "intermediate", "incomplete-chain", "wrong-host", "self-signed", "untrusted-root",
+         "expired", "not-yet-valid"]
+
+CA_CONFIG = """
+[ ca ]
+default_ca = af
+[ af ]
+database = {dir}/index.txt
+new_certs_dir = {dir}/newcerts
+serial = {dir}/serial
+default_md = sha256
+policy = any
+copy_extensions = copy
+unique_subject = no
+[ any ]
+commonName = supplied
+"""
+
+LEAF_EXT = "subjectAltName=DNS:{host}\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n"
+CA_EXT = "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n"
+
+
+def make(directory):
+    """Creates the matrix's certificates in directory/matrix; returns {case: (cert, key)}."""
+    root = os.path.join(directory, "matrix")
+    os.makedirs(os.path.join(root, "newcerts"), exist_ok=True)
+    open(os.path.join(root, "index.txt"), "w").close()
+    with open(os.path.join(root, "serial"), "w") as f:
+        f.write("1000\n")
+    with open(os.path.join(root, "ca.cnf"), "w") as f:
+        f.write(CA_CONFIG.format(dir=root))
+
+    def run(*args):
+        subprocess.run(["openssl", *args], check=True, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def write(name, text):
+        with open(os.path.join(root, name), "w") as f:
+            f.write(text)
+
+    def request(name, subject):
+        run("req", "-newkey", "rsa:2048", "-nodes", "-subj", subject, "-keyout", f"{name}.key", "-out", f"{name}.csr")
+
+    def sign(name, ca_cert, ca_key, ext, start=None, end=None):
+        write(f"{name}.ext", ext)
+        if start:
+            run("ca", "-batch", "-config", "ca.cnf", "-cert", ca_cert, "-keyfile", ca_key, "-in", f"{name}.csr",
+                "-out", f"{name}.pem", "-startdate", start, "-enddate", end, "-extfile", f"{name}.ext", "-notext")
+        else:
+            run("x509", "-req", "-in", f"{name}.csr", "-CA", ca_cert, "-CAkey", ca_key, "-CAcreateserial",
+                "-days", "2", "-extfile", f"{name}.ext", "-out", f"{name}.pem")
+
+    test_ca = (os.path.join(directory, "ca.pem"), os.path.join(directory, "ca.key"))
+    leaf = LEAF_EXT.format(host="localhost")
+
+    request("valid", "/CN=localhost")
+    sign("valid", *test_ca, leaf)
+
+    request("intermediate-ca", "/CN=AF Intermediate CA")
+    sign("intermediate-ca", *test_ca, CA_EXT)
+    request("intermediate", "/CN=localhost")
+    sign("intermediate", os.path.join(root, "intermediate-ca.pem"), os.path.join(root, "intermediate-ca.key"), leaf)
+    with open(os.path.join(root, "intermediate-full.pem"), "w") as f:
+        for name in ["intermediate.pem", "intermediate-ca.pem"]:
+            with open(os.path.join(root, name)) as part:
+                f.write(part.read())
+
+    request("wrong-host", "/CN=wrong.example")
+    sign("wrong-host", *test_ca, LEAF_EXT.format(host="wrong.example"))
+
+    write("self-signed.ext", leaf)
+    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
+        "-keyout", "self-signed.key", "-out", "self-signed.pem", "-addext", "subjectAltName=DNS:localhost")
+
+    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=AF Internal CA",
+        "-keyout", "internal-ca.key", "-out", "internal-ca.pem",
+        "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign")
+    request("untrusted-root", "/CN=localhost")
+    sign("untrusted-root", os.path.join(root, "internal-ca.pem"), os.path.join(root, "internal-ca.key"), leaf)
+
+    request("expired", "/CN=localhost")
+    sign("expired", *test_ca, leaf, "20200101000000Z", "20200102000000Z")
+    request("not-yet-valid", "/CN=localhost")
+    sign("not-yet-valid", *test_ca, leaf, "20990101000000Z", "20990102000000Z")
+
+    files = {case: (os.path.join(root, f"{case}.pem"), os.path.join(root, f"{case}.key")) for case in CASES}
+    files["intermediate"] = (os.path.join(root, "intermediate-full.pem"), os.path.join(root, "intermediate.key"))
+    files["incomplete-chain"] = (os.path.join(root, "intermediate.pem"), os.path.join(root, "intermediate.key"))
+    return files
+
+
+LOG_FORMAT = "log_format matrix '$request_uri|$http_authorization|$request_length';"
+
+
+def server_blocks(directory, files, ports):
+    """nginx server blocks for the cases, one port each, logging every request."""
+    blocks = []
+    for case in CASES:
+        cert, key = files[case]
+        blocks.append(f"""
+    server {{
+        listen 127.0.0.1:{ports[case]} ssl;
+        ssl_certificate {cert};
+        ssl_certificate_key {key};
+        access_log {directory}/matrix-{case}.log matrix;
+        location / {{ default_type text/plain; return 200 'ok {case}'; }}
+    }}""")
+    return LOG_FORMAT + "\n" + "".join(blocks)
