@@ -55,17 +55,3 @@ final class MultipartUpload: UploadConvertible, @unchecked Sendable {
         return .file(file, shouldRemove: true)
     }
 }
-
-/// A request built from a URL, method, headers and modifier, for multipart uploads.
-struct MultipartRequest: URLRequestConvertible {
-    let url: any URLConvertible
-    let method: HTTPMethod
-    let headers: HTTPHeaders?
-    let requestModifier: Session.RequestModifier?
-
-    func asURLRequest() throws -> URLRequest {
-        var request = try URLRequest(url: url, method: method, headers: headers)
-        try requestModifier?(&request)
-        return request
-    }
-}

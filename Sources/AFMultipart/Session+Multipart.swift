@@ -15,7 +15,8 @@ extension Session {
                        interceptor: (any RequestInterceptor)? = nil,
                        fileManager: FileManager = .default,
                        requestModifier: RequestModifier? = nil) -> UploadRequest {
-        let request = MultipartRequest(url: url, method: method, headers: headers, requestModifier: requestModifier)
+        let request = RequestConvertible(url: url, method: method, parameters: nil, encoding: URLEncoding.default,
+                                         headers: headers, requestModifier: requestModifier)
         return upload(multipartFormData: multipartFormData, with: request, usingThreshold: encodingMemoryThreshold,
                       interceptor: interceptor, fileManager: fileManager)
     }
@@ -41,7 +42,8 @@ extension Session {
                        interceptor: (any RequestInterceptor)? = nil,
                        fileManager: FileManager = .default,
                        requestModifier: RequestModifier? = nil) -> UploadRequest {
-        let request = MultipartRequest(url: url, method: method, headers: headers, requestModifier: requestModifier)
+        let request = RequestConvertible(url: url, method: method, parameters: nil, encoding: URLEncoding.default,
+                                         headers: headers, requestModifier: requestModifier)
         return upload(multipartFormData: multipartFormData, with: request, usingThreshold: encodingMemoryThreshold,
                       interceptor: interceptor, fileManager: fileManager)
     }

@@ -8,7 +8,8 @@ extension Session {
     public typealias RequestModifier = @Sendable (inout URLRequest) throws -> Void
 
     /// A request built from a URL, a method, headers and `Parameters` with a `ParameterEncoding`.
-    struct RequestConvertible: URLRequestConvertible {
+    /// Shared with the package's other modules (AFMultipart builds its uploads with it).
+    package struct RequestConvertible: URLRequestConvertible {
         let url: any URLConvertible
         let method: HTTPMethod
         let parameters: Parameters?
@@ -16,7 +17,17 @@ extension Session {
         let headers: HTTPHeaders?
         let requestModifier: RequestModifier?
 
-        func asURLRequest() throws -> URLRequest {
+        package init(url: any URLConvertible, method: HTTPMethod, parameters: Parameters?, encoding: any ParameterEncoding,
+                     headers: HTTPHeaders?, requestModifier: RequestModifier?) {
+            self.url = url
+            self.method = method
+            self.parameters = parameters
+            self.encoding = encoding
+            self.headers = headers
+            self.requestModifier = requestModifier
+        }
+
+        package func asURLRequest() throws -> URLRequest {
             var request = try URLRequest(url: url, method: method, headers: headers)
             try requestModifier?(&request)
             return try encoding.encode(request, with: parameters)

@@ -111,6 +111,10 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
             return state.parsers
         } : []
         guard !parsers.isEmpty else { return flowControl.consume(data.count) }
+        if parsers.count == 1 {
+            // The usual case: no countdown to allocate per chunk.
+            return parsers[0](data) { [flowControl] in flowControl.consume(data.count) }
+        }
         let remaining = Protected(parsers.count)
         let done: @Sendable () -> Void = { [flowControl] in
             let last = remaining.withLock { count -> Bool in
