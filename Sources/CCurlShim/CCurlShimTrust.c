@@ -10,10 +10,6 @@
 
 static afc_trust_callback trust_callback;
 
-void afc_set_trust_callback(afc_trust_callback callback) {
-    trust_callback = callback;
-}
-
 /// The chain to show the evaluators: the verified one, else the leaf and what the peer sent.
 static STACK_OF(X509) *presented_chain(X509_STORE_CTX *store, int trusted) {
     STACK_OF(X509) *chain = trusted ? X509_STORE_CTX_get1_chain(store) : NULL;
@@ -32,45 +28,121 @@ static STACK_OF(X509) *presented_chain(X509_STORE_CTX *store, int trusted) {
     return chain;
 }
 
-/// Replaces OpenSSL's verification step: runs it, then lets the trust callback decide.
+/// What the verification step saw, kept on the SSL until the status step hands it to Swift.
+struct pending_evaluation {
+    unsigned char **ders;
+    size_t *lengths;
+    int count;
+    int trusted;
+    char reason[256];
+};
+
+static int pending_index = -1;
+
+static void free_pending(struct pending_evaluation *pending) {
+    if (!pending) return;
+    for (int index = 0; pending->ders && index < pending->count; index++) OPENSSL_free(pending->ders[index]);
+    free(pending->ders);
+    free(pending->lengths);
+    free(pending);
+}
+
+static void free_pending_ex_data(void *parent, void *pointer, CRYPTO_EX_DATA *data, int index, long argl, void *argp) {
+    (void)parent, (void)data, (void)index, (void)argl, (void)argp;
+    free_pending(pointer);
+}
+
+void afc_set_trust_callback(afc_trust_callback callback) {
+    trust_callback = callback;
+    if (pending_index < 0) pending_index = SSL_get_ex_new_index(0, NULL, NULL, NULL, free_pending_ex_data);
+}
+
+static struct pending_evaluation *take_pending(SSL *ssl) {
+    struct pending_evaluation *pending = SSL_get_ex_data(ssl, pending_index);
+    SSL_set_ex_data(ssl, pending_index, NULL);
+    return pending;
+}
+
+/// Replaces OpenSSL's verification step: runs it and keeps the chain and the verdict for the
+/// status step, which comes later in the same handshake (after any stapled OCSP answer).
 static int verify_certificate(X509_STORE_CTX *store, void *context) {
+    (void)context;
+    SSL *ssl = X509_STORE_CTX_get_ex_data(store, SSL_get_ex_data_X509_STORE_CTX_idx());
     int trusted = X509_verify_cert(store) > 0;
     int error = X509_STORE_CTX_get_error(store);
-    const char *reason = trusted ? NULL : X509_verify_cert_error_string(error);
     STACK_OF(X509) *chain = presented_chain(store, trusted);
     int count = chain ? sk_X509_num(chain) : 0;
-    unsigned char **ders = calloc(count > 0 ? (size_t)count : 1, sizeof(unsigned char *));
-    size_t *lengths = calloc(count > 0 ? (size_t)count : 1, sizeof(size_t));
-    int accepted = 0;
-    if (ders && lengths && trust_callback) {
-        int encoded = 0;
-        for (; encoded < count; encoded++) {
-            int length = i2d_X509(sk_X509_value(chain, encoded), &ders[encoded]);
+    struct pending_evaluation *pending = calloc(1, sizeof(*pending));
+    int kept = 0;
+    if (ssl && pending && pending_index >= 0) {
+        pending->ders = calloc(count > 0 ? (size_t)count : 1, sizeof(unsigned char *));
+        pending->lengths = calloc(count > 0 ? (size_t)count : 1, sizeof(size_t));
+        pending->trusted = trusted;
+        snprintf(pending->reason, sizeof(pending->reason), "%s", trusted ? "" : X509_verify_cert_error_string(error));
+        for (; pending->ders && pending->lengths && pending->count < count; pending->count++) {
+            int length = i2d_X509(sk_X509_value(chain, pending->count), &pending->ders[pending->count]);
             if (length <= 0) break;
-            lengths[encoded] = (size_t)length;
+            pending->lengths[pending->count] = (size_t)length;
         }
-        if (encoded == count) {
-            accepted = trust_callback(context, (const unsigned char *const *)ders, lengths, (size_t)count, trusted, reason);
+        if (pending->ders && pending->lengths && pending->count == count) {
+            free_pending(take_pending(ssl));
+            kept = SSL_set_ex_data(ssl, pending_index, pending) == 1;
         }
     }
-    for (int index = 0; ders && index < count; index++) OPENSSL_free(ders[index]);
-    free(ders);
-    free(lengths);
+    if (!kept) free_pending(pending);
     if (chain) sk_X509_pop_free(chain, X509_free);
-    X509_STORE_CTX_set_error(store, accepted ? X509_V_OK : X509_V_ERR_APPLICATION_VERIFICATION);
-    return accepted;
+    X509_STORE_CTX_set_error(store, kept ? X509_V_OK : X509_V_ERR_APPLICATION_VERIFICATION);
+    return kept;
+}
+
+/// The status step of the handshake (OpenSSL calls it once the server's certificates and any
+/// stapled OCSP answer are in, before the client sends anything of its own): asks Swift.
+static int evaluate_status(SSL *ssl, void *context) {
+    struct pending_evaluation *pending = take_pending(ssl);
+    if (!pending || !trust_callback) {  // no chain was verified: never accept blindly
+        free_pending(pending);
+        return 0;
+    }
+    const unsigned char *staple = NULL;
+    long staple_length = SSL_get_tlsext_status_ocsp_resp(ssl, &staple);
+    int accepted = trust_callback(context, (const unsigned char *const *)pending->ders, pending->lengths,
+                                  (size_t)pending->count, pending->trusted, pending->trusted ? NULL : pending->reason,
+                                  staple_length > 0 ? staple : NULL, staple_length > 0 ? (size_t)staple_length : 0);
+    free_pending(pending);
+    return accepted ? 1 : 0;
 }
 
 static CURLcode install_verifier(CURL *handle, void *ssl_ctx, void *context) {
     (void)handle;
-    SSL_CTX_set_cert_verify_callback((SSL_CTX *)ssl_ctx, verify_certificate, context);
+    SSL_CTX *ctx = ssl_ctx;
+    SSL_CTX_set_cert_verify_callback(ctx, verify_certificate, context);
+    SSL_CTX_set_tlsext_status_type(ctx, TLSEXT_STATUSTYPE_ocsp);
+    SSL_CTX_set_tlsext_status_cb(ctx, evaluate_status);
+    SSL_CTX_set_tlsext_status_arg(ctx, context);
     return CURLE_OK;
+}
+
+/// Before a request goes out on a connection: refuses one whose chain was verified but never
+/// evaluated (a handshake that skipped the status step), so no path bypasses the evaluator.
+static int guard_unevaluated(void *client, char *primary_ip, char *local_ip, int primary_port, int local_port) {
+    (void)primary_ip, (void)local_ip, (void)primary_port, (void)local_port;
+    const struct curl_tlssessioninfo *info = NULL;
+    if (curl_easy_getinfo((CURL *)client, CURLINFO_TLS_SSL_PTR, &info) != CURLE_OK || !info) {
+        return CURL_PREREQFUNC_ABORT;
+    }
+    if (info->backend == CURLSSLBACKEND_OPENSSL && info->internals &&
+        SSL_get_ex_data((SSL *)info->internals, pending_index) != NULL) {
+        return CURL_PREREQFUNC_ABORT;
+    }
+    return CURL_PREREQFUNC_OK;
 }
 
 CURLcode afc_easy_enable_trust_callback(CURL *handle, void *context) {
     CURLcode result = curl_easy_setopt(handle, CURLOPT_SSL_CTX_FUNCTION, install_verifier);
-    if (result != CURLE_OK) return result;
-    return curl_easy_setopt(handle, CURLOPT_SSL_CTX_DATA, context);
+    if (result == CURLE_OK) result = curl_easy_setopt(handle, CURLOPT_SSL_CTX_DATA, context);
+    if (result == CURLE_OK) result = curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, guard_unevaluated);
+    if (result == CURLE_OK) result = curl_easy_setopt(handle, CURLOPT_PREREQDATA, handle);
+    return result;
 }
 
 static X509 *read_certificate(const unsigned char *der, size_t length) {

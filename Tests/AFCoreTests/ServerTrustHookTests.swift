@@ -97,3 +97,65 @@ import Testing
         #expect(response.error?.urlErrorCode == .serverCertificateUntrusted || response.error?.urlErrorCode == .secureConnectionFailed)
     }
 }
+
+/// An evaluator asking to fetch something first: the fetch runs off the engine thread, then the
+/// exchange starts again on a new connection, once.
+@Suite(.timeLimit(.minutes(1))) struct ServerTrustPendingTests {
+    final class Fetching: ServerTrustEvaluating, @unchecked Sendable {
+        /// How many evaluations ask for a fetch before the evaluator decides (accepting).
+        let pendingEvaluations: Int
+        let evaluations = Protected(0)
+        let fetchThreads = Protected<[pthread_t]>([])
+        let evaluationThreads = Protected<[pthread_t]>([])
+        init(pendingEvaluations: Int) { self.pendingEvaluations = pendingEvaluations }
+
+        func evaluate(_ trust: ServerTrust, forHost host: String) throws {
+            evaluationThreads.withLock { $0.append(pthread_self()) }
+            let count = evaluations.withLock { count in
+                count += 1
+                return count
+            }
+            guard count > pendingEvaluations else {
+                throw ServerTrustEvaluationPending { [fetchThreads] in
+                    fetchThreads.withLock { $0.append(pthread_self()) }
+                }
+            }
+        }
+    }
+
+    private func post(with evaluator: Fetching) async -> DataResponse<Data, AFError> {
+        let session = makeSession(serverTrustManager: ServerTrustManager(evaluators: ["localhost": evaluator]))
+        defer { withExtendedLifetime(session) {} }
+        return await session.request(Server.https("/post"), method: .post, parameters: ["k": "v"]).serializingData().response
+    }
+
+    struct ServerTrustManager: ServerTrustManaging {
+        let evaluators: [String: any ServerTrustEvaluating]
+        func serverTrustEvaluator(forHost host: String) throws -> (any ServerTrustEvaluating)? { evaluators[host] }
+    }
+
+    @Test func theExchangeRunsAgainAfterTheFetch() async throws {
+        let evaluator = Fetching(pendingEvaluations: 1)
+        let response = await post(with: evaluator)
+        #expect(response.error == nil)
+        #expect(response.response?.statusCode == 200)
+        #expect(evaluator.evaluations.value == 2)
+        #expect(evaluator.fetchThreads.value.count == 1)
+        // Both evaluations ran on the engine thread; the fetch ran elsewhere.
+        let engine = try #require(evaluator.evaluationThreads.value.first)
+        #expect(evaluator.evaluationThreads.value == [engine, engine])
+        #expect(evaluator.fetchThreads.value.allSatisfy { $0 != engine })
+    }
+
+    @Test func askingTwiceFailsTheRequest() async throws {
+        let evaluator = Fetching(pendingEvaluations: 5)
+        let response = await post(with: evaluator)
+        guard case let .serverTrustEvaluationFailed(.customEvaluationFailed(error)) = response.error else {
+            Issue.record("expected customEvaluationFailed, got \(String(describing: response.error))")
+            return
+        }
+        #expect(error is ServerTrustEvaluationPending)
+        #expect(evaluator.evaluations.value == 2)
+        #expect(evaluator.fetchThreads.value.count == 1)
+    }
+}

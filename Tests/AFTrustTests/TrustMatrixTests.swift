@@ -21,19 +21,8 @@ import Testing
         makeSession(serverTrustManager: ServerTrustManager(evaluators: ["localhost": evaluator]))
     }
 
-    /// Sends a POST with a body and an Authorization header to a matrix server; returns the
-    /// error, after checking that a rejected connection carried no request.
     private func post(_ matrixCase: String, with evaluator: any ServerTrustEvaluating) async -> AFError? {
-        let path = "/matrix-\(UUID().uuidString)"
-        let session = session(evaluator)
-        let response = await session.request(Server.tls(matrixCase, path), method: .post, parameters: ["secret": "s"],
-                                             headers: [.authorization(bearerToken: "token-\(path)")])
-            .serializingString().response
-        withExtendedLifetime(session) {}
-        if response.error != nil {
-            #expect(!Server.tlsLog(matrixCase).contains(path), "a rejected connection carried the request")
-        }
-        return response.error
+        await MatrixProbe.post(matrixCase, with: evaluator)
     }
 
     private func defaultFailureDetail(_ error: AFError?) -> String? {

@@ -22,6 +22,7 @@ import tempfile
 import time
 
 import tls_matrix
+import tls_revocation
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -118,6 +119,20 @@ def wait_for_port(port, process, name, timeout=30):
     raise RuntimeError(f"{name} did not listen on {port} within {timeout}s")
 
 
+def wait_for_log(path, text, process, name, timeout=30):
+    """Waits until `text` appears in the log at `path`. For servers that an empty connection upsets
+    (OpenSSL 3.0's OCSP responder spins forever on a connection closed before a request)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{name} exited with {process.returncode}")
+        with open(path) as f:
+            if text in f.read():
+                return
+        time.sleep(0.05)
+    raise RuntimeError(f"{name} did not start within {timeout}s")
+
+
 def main():
     detach_file = sys.argv[2] if len(sys.argv) > 2 and sys.argv[1] == "--detach" else None
     directory = tempfile.mkdtemp(prefix="af-fixtures-")
@@ -157,10 +172,19 @@ def main():
 
         http_port, https_port = free_port(), free_port()
         matrix_files = tls_matrix.make(directory)
-        matrix_ports = {case: free_port() for case in tls_matrix.CASES}
+        matrix_ports = {case: free_port() for case in tls_matrix.CASES + tls_revocation.CASES}
+        crl_port, root_ocsp_port, ocsp_port, dead_port = free_port(), free_port(), free_port(), free_port()
+        revocation_files, responders = tls_revocation.make(directory, crl_port, root_ocsp_port, ocsp_port, dead_port)
         with open(os.path.join(directory, "nginx.conf"), "w") as f:
             f.write(nginx_config(directory, http_port, https_port, httpbin_port,
-                                 tls_matrix.server_blocks(directory, matrix_files, matrix_ports)))
+                                 tls_matrix.server_blocks(directory, matrix_files, matrix_ports)
+                                 + tls_revocation.server_blocks(directory, revocation_files, matrix_ports, crl_port)))
+        for arguments, port in zip(responders, [root_ocsp_port, ocsp_port]):
+            log = os.path.join(directory, f"ocsp-{port}.log")
+            responder = subprocess.Popen(["openssl", *arguments], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                         stderr=open(log, "w"))
+            children.append(responder)
+            wait_for_log(log, "waiting for OCSP client connections", responder, "openssl ocsp")
         nginx_binary = shutil.which("nginx") or "/usr/sbin/nginx"
         nginx = subprocess.Popen([nginx_binary, "-c", os.path.join(directory, "nginx.conf"), "-p", directory],
                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
@@ -170,7 +194,7 @@ def main():
         wait_for_port(httpbin_port, gunicorn, "gunicorn")
         wait_for_port(http_port, nginx, "nginx")
         wait_for_port(https_port, nginx, "nginx")
-        for port in matrix_ports.values():
+        for port in [*matrix_ports.values(), crl_port]:
             wait_for_port(port, nginx, "nginx")
 
         matrix = {f"tls.{case}": f"https://localhost:{port}" for case, port in matrix_ports.items()}

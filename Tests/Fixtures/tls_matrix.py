@@ -114,7 +114,7 @@ def server_blocks(directory, files, ports):
     """nginx server blocks for the cases, one port each, logging every request."""
     blocks = []
     for case in CASES:
-        cert, key = files[case]
+        cert, key = files[case]  # the revocation cases add their own blocks (tls_revocation.py)
         blocks.append(f"""
     server {{
         listen 127.0.0.1:{ports[case]} ssl;

@@ -9,6 +9,8 @@ struct CurlFailure: Error, Sendable {
     var localError: URLError?
     /// The trust evaluation's verdict when it rejected the server, reported as it is.
     var trustError: AFError?
+    /// The evaluator's request to fetch something and try the exchange again.
+    var trustPending: ServerTrustEvaluationPending?
 
     /// The `URLError` a URLSession user would get for this failure.
     func urlError(failingURL: URL?) -> URLError {

@@ -45,6 +45,15 @@ extension SessionTask: TransferDelegate {
             whole.setValue(nil, forHTTPHeaderField: "If-Range")
             return startHop(whole, after: request, response: response, body: outcome.body, restartingDownload: true)
         }
+        if !cancelled, !outcome.wasCancelled, let pending = outcome.failure?.trustPending,
+           mutableState.withLock({ !$0.fetchedForTrust }) {
+            // The evaluator needs something fetched: off the engine thread, then a new connection.
+            DispatchQueue.global().async {
+                pending.fetch()
+                self.queue.async { self.startHop(request, after: request, response: nil, body: Data(), fetchedForTrust: true) }
+            }
+            return
+        }
         if !cancelled, !outcome.wasCancelled, outcome.failure == nil, let response,
            let next = RedirectRules.nextRequest(after: request, response: response) {
             guard hopCount <= TaskConfiguration.maximumRedirects else {
@@ -64,7 +73,11 @@ extension SessionTask: TransferDelegate {
         if cancelled || outcome.wasCancelled {
             error = URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: url as Any])
         } else if let failure = outcome.failure {
-            error = failure.trustError ?? failure.urlError(failingURL: url)
+            if let pending = failure.trustPending {
+                error = AFError.serverTrustEvaluationFailed(reason: .customEvaluationFailed(error: pending))
+            } else {
+                error = failure.trustError ?? failure.urlError(failingURL: url)
+            }
         }
         finish(request: request, response: response, data: outcome.body, error: error)
     }
@@ -83,13 +96,14 @@ extension SessionTask: TransferDelegate {
 
     /// Sends `next` as the task's new exchange, unless the task was cancelled meanwhile.
     private func startHop(_ next: URLRequest, after request: URLRequest, response: HTTPURLResponse?, body: Data,
-                          restartingDownload: Bool = false) {
+                          restartingDownload: Bool = false, fetchedForTrust: Bool = false) {
         let reporting = currentReporting
         let trust = configuration.trustRequirement(for: next.url)
         let transfer = mutableState.withLock { state -> Transfer? in
             guard state.state == .running || state.state == .suspended else { return nil }
             state.currentRequest = next
             state.hopStart = Date()
+            state.fetchedForTrust = fetchedForTrust
             if restartingDownload { state.download?.resumeOffset = 0 }
             let transfer = makeTransfer(for: next, download: state.download, reporting: reporting, trust: trust)
             state.transfer = transfer

@@ -62,6 +62,8 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         var bytesReceived: Int64 = 0
         var bytesSent: Int64 = 0
         var hasStarted = false
+        /// Whether this hop's exchange is the second attempt after a trust evaluator fetched data.
+        var fetchedForTrust = false
         /// Where each exchange writes its response body, instead of memory.
         var download: DownloadTarget?
     }

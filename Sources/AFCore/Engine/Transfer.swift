@@ -76,6 +76,7 @@ final class Transfer: @unchecked Sendable {
     private var uploadError: URLError?
     /// Set when the trust evaluator rejected the server; reported instead of curl's TLS error.
     private var trustError: AFError?
+    private var trustPending: ServerTrustEvaluationPending?
 
     init(spec: TransferSpec, delegate: any TransferDelegate, reportsEvents: Bool = false, reportsProgress: Bool = false) {
         self.spec = spec
@@ -166,6 +167,9 @@ final class Transfer: @unchecked Sendable {
         do {
             try evaluator.evaluate(trust, forHost: host)
             return true
+        } catch let pending as ServerTrustEvaluationPending {
+            trustPending = pending
+            return false
         } catch {
             trustError = error.asAFError(or: .serverTrustEvaluationFailed(reason: .customEvaluationFailed(error: error)))
             return false
@@ -357,7 +361,7 @@ final class Transfer: @unchecked Sendable {
             timings = Self.readTimings(handle)
             if result != CURLE_OK, !cancelled, !rangeRejected {
                 failure = CurlFailure(code: result, message: handle.errorMessage,
-                                      localError: uploadError ?? downloadWriter?.failure, trustError: trustError)
+                                      localError: uploadError ?? downloadWriter?.failure, trustError: trustError, trustPending: trustPending)
             }
         }
         let outcome = TransferOutcome(head: parser.completed, body: body, failure: failure,
@@ -426,12 +430,13 @@ private let transferSeekCallback: afc_seek_callback = { context, offset, origin 
 }
 
 /// The process-wide trust callback: the context is the transfer whose handshake it is.
-let transferTrustCallback: afc_trust_callback = { context, certificates, lengths, count, trusted, error in
+let transferTrustCallback: afc_trust_callback = { context, certificates, lengths, count, trusted, error, staple, stapleLength in
     let chain = (0..<count).map { Data(bytes: certificates[$0], count: lengths[$0]) }
     let transfer = transfer(from: context)
     let trust = ServerTrust(certificateData: chain, host: transfer.spec.requestURL?.host ?? "",
                             defaultEvaluationSucceeded: trusted != 0,
-                            defaultEvaluationError: error.map { String(cString: $0) })
+                            defaultEvaluationError: error.map { String(cString: $0) },
+                            stapledOCSPResponse: staple.map { Data(bytes: $0, count: stapleLength) })
     return transfer.evaluateTrust(trust) ? 1 : 0
 }
 

@@ -13,17 +13,36 @@ public struct ServerTrust: Sendable {
     public let defaultEvaluationSucceeded: Bool
     /// OpenSSL's reason when it did not verify the chain.
     public let defaultEvaluationError: String?
+    /// The DER OCSP response the server stapled to the handshake for its certificate, if any.
+    public let stapledOCSPResponse: Data?
 
-    public init(certificateData: [Data], host: String, defaultEvaluationSucceeded: Bool, defaultEvaluationError: String?) {
+    public init(certificateData: [Data], host: String, defaultEvaluationSucceeded: Bool, defaultEvaluationError: String?,
+                stapledOCSPResponse: Data? = nil) {
         self.certificateData = certificateData
         self.host = host
         self.defaultEvaluationSucceeded = defaultEvaluationSucceeded
         self.defaultEvaluationError = defaultEvaluationError
+        self.stapledOCSPResponse = stapledOCSPResponse
+    }
+}
+
+/// Thrown by an evaluator that cannot decide before fetching something (a CRL, an OCSP answer),
+/// which it must not do on the engine thread. The connection is closed before any request byte
+/// is sent, `fetch` runs on a background queue, and the exchange starts once more on a new
+/// connection, where the evaluator decides with what it fetched. Thrown again there, it fails the
+/// request with `AFError.serverTrustEvaluationFailed(reason: .customEvaluationFailed)`.
+public struct ServerTrustEvaluationPending: Error, Sendable {
+    /// Fetches what the evaluator needs; may block (it runs on a background queue).
+    public let fetch: @Sendable () -> Void
+
+    public init(fetch: @escaping @Sendable () -> Void) {
+        self.fetch = fetch
     }
 }
 
 /// Decides whether a server is trusted; throwing rejects the connection before any request
-/// byte is sent. Runs on the engine thread during the handshake: it must not block.
+/// byte is sent. Runs on the engine thread during the handshake: it must not block (throw
+/// `ServerTrustEvaluationPending` to fetch something first).
 public protocol ServerTrustEvaluating: Sendable {
     /// Throws (preferably `AFError.serverTrustEvaluationFailed`) when `trust` is not acceptable.
     func evaluate(_ trust: ServerTrust, forHost host: String) throws

@@ -6,6 +6,7 @@
 
 #include <curl/curl.h>
 #include "CCurlShimTrust.h"
+#include "CCurlShimRevocation.h"
 
 #pragma clang assume_nonnull begin
 

@@ -8,19 +8,23 @@
 
 #pragma clang assume_nonnull begin
 
-/// Called on the engine thread during each TLS handshake of a transfer with trust evaluation:
-/// `certificates` are the DER encodings of the chain, leaf first (the verified chain when
-/// OpenSSL trusted it, else what the server sent); `default_trusted` is OpenSSL's own verdict
-/// against the configured CAs, `default_error` its reason when not trusted. Return 1 to accept
-/// the connection, 0 to reject it.
+/// Called on the engine thread during each TLS handshake of a transfer with trust evaluation,
+/// once the server's certificates and any stapled OCSP answer arrived and before the client
+/// sends anything: `certificates` are the DER encodings of the chain, leaf first (the verified
+/// chain when OpenSSL trusted it, else what the server sent); `default_trusted` is OpenSSL's own
+/// verdict against the configured CAs, `default_error` its reason when not trusted; `staple` the
+/// DER OCSP response the server stapled, if any. Return 1 to accept the connection, 0 to reject it.
 typedef int (*afc_trust_callback)(void *_Nullable context, const unsigned char *_Nonnull const *_Nonnull certificates,
                                   const size_t *lengths, size_t count, int default_trusted,
-                                  const char *_Nullable default_error);
+                                  const char *_Nullable default_error, const unsigned char *_Nullable staple,
+                                  size_t staple_length);
 
 /// Sets the process-wide trust callback (once, before any transfer uses it).
 void afc_set_trust_callback(afc_trust_callback callback);
 
-/// Makes `handle`'s TLS handshakes ask the trust callback, with `context`.
+/// Makes `handle`'s TLS handshakes ask the trust callback, with `context` (requesting a stapled
+/// OCSP answer); a connection whose handshake did not reach the callback sends no request.
+/// Uses the handle's SSL_CTX function and its pre-request function.
 CURLcode afc_easy_enable_trust_callback(CURL *handle, void *_Nullable context);
 
 /// Whether `der` is a certificate OpenSSL can read.
