@@ -51,7 +51,8 @@ import Testing
     func cancelledAtARandomPointAndResumedIsByteIdentical(location: String) async throws {
         let session = makeSession()
         let size: Int64 = 4 << 20
-        let threshold = Int64.random(in: size / 10...size * 8 / 10)
+        // At most half way: half a second of transfer is left for the cancel to land, even under ASan.
+        let threshold = Int64.random(in: size / 10...size / 2)
         let first = session.download(Server.http(location + "4mb.bin"))
         let resumeData = try #require(await cancelPartWay(first, after: threshold), "threshold \(threshold)")
         #expect(first.error?.isExplicitlyCancelledError == true)

@@ -27,6 +27,10 @@ import Testing
             pthread_sigmask(SIG_UNBLOCK, &signals, nil)
             let session = makeSession()
             let response = await session.download(Server.http("/static/1mb.bin")).serializingData().response
+            // The failed download stays resumable: its partial file is the user's to keep or drop.
+            if let partial = response.resumeData.flatMap(DownloadResumeData.init)?.partialFile {
+                try? FileManager.default.removeItem(at: partial)
+            }
             // _exit: the child only reports; atexit work (a leak checker's report) is not its business.
             _exit(response.error?.urlErrorCode == .cannotWriteToFile ? 0 : 4)
         }
