@@ -1,0 +1,72 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a private cache may store, how a stored response is updated by a 304, and which
+/// exchanges invalidate what (RFC 9111 §3, §4.3.4, §4.4). Pure.
+enum CacheStoreRules {
+    /// Fields that describe one connection, never stored (RFC 9110 §7.6.1).
+    static let hopByHop: Set<String> = ["connection", "keep-alive", "proxy-connection", "te", "transfer-encoding",
+                                        "upgrade", "trailer", "proxy-authenticate", "proxy-authorization"]
+
+    /// Whether the response to `request` may be stored at all.
+    static func mayStore(request: URLRequest, statusCode: Int, headers: HTTPHeaders) -> Bool {
+        guard (request.httpMethod ?? "GET").uppercased() == "GET", request.value(forHTTPHeaderField: "Range") == nil,
+              statusCode != 206 else { return false }
+        let requestControl = CacheControl(request.value(forHTTPHeaderField: "Cache-Control"))
+        let responseControl = CacheControl(headers.value(for: "Cache-Control"))
+        guard !requestControl.noStore, !responseControl.noStore else { return false }
+        if CacheLookup.varyNames(headers).contains("*") { return false }
+        return CacheFreshness.heuristicallyCacheable.contains(statusCode) || responseControl.maxAge != nil
+            || headers.value(for: "Expires") != nil || responseControl.has("public") || responseControl.has("private")
+    }
+
+    /// `headers` without hop-by-hop fields and those the Connection field names.
+    static func storable(_ headers: HTTPHeaders) -> HTTPHeaders {
+        let named = Set((headers.value(for: "Connection") ?? "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+        return HTTPHeaders(headers.filter { !hopByHop.contains($0.name.lowercased()) && !named.contains($0.name.lowercased()) })
+    }
+
+    /// The entry to store for `request`'s response.
+    static func entry(for request: URLRequest, url: URL, statusCode: Int, headers: HTTPHeaders, body: Data,
+                      requestDate: Date, responseDate: Date) -> HTTPCacheEntry {
+        let stored = storable(headers)
+        var varying: [String: String] = [:]
+        for name in CacheLookup.varyNames(stored) {
+            if let value = request.value(forHTTPHeaderField: name) { varying[name] = value }
+        }
+        return HTTPCacheEntry(url: url, statusCode: statusCode, headers: stored, body: body,
+                              varyingRequestHeaders: varying, requestDate: requestDate, responseDate: responseDate)
+    }
+
+    /// `entry` updated by a 304's header fields (RFC 9111 §3.2): each replaces the stored one of
+    /// its name, except hop-by-hop fields, Content-Length and Content-Encoding, which describe the
+    /// stored body.
+    static func refreshed(_ entry: HTTPCacheEntry, by notModified: HTTPHeaders, requestDate: Date,
+                          responseDate: Date) -> HTTPCacheEntry {
+        var updated = entry
+        let kept: Set<String> = ["content-length", "content-encoding"]
+        for header in storable(notModified) where !kept.contains(header.name.lowercased()) {
+            updated.headers.update(header)
+        }
+        updated.requestDate = requestDate
+        updated.responseDate = responseDate
+        return updated
+    }
+
+    /// The header fields to serve `entry` with: the stored ones and its current Age (§4.2.3);
+    /// Date is left as the origin sent it.
+    static func servedHeaders(_ entry: HTTPCacheEntry, age: TimeInterval) -> HTTPHeaders {
+        var headers = entry.headers
+        headers.update(name: "Age", value: String(Int(max(0, age).rounded(.down))))
+        return headers
+    }
+
+    /// Whether a response to `method` with `statusCode` invalidates what the cache holds for the
+    /// URL (and same-origin Location / Content-Location): an unsafe method that did not fail.
+    static func invalidates(method: String, statusCode: Int) -> Bool {
+        !["GET", "HEAD", "OPTIONS", "TRACE"].contains(method.uppercased()) && (200..<400).contains(statusCode)
+    }
+}

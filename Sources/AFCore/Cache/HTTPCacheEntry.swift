@@ -1,0 +1,43 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A response as AF's HTTP cache keeps it: what an `HTTPCacheStorage` stores and returns.
+public struct HTTPCacheEntry: Sendable, Equatable {
+    /// The request's URL, query included: with the method (GET), the cache key.
+    public var url: URL
+    public var statusCode: Int
+    /// The response's header fields, without hop-by-hop ones.
+    public var headers: HTTPHeaders
+    public var body: Data
+    /// The request's values of the header fields the response's `Vary` names, by lower-cased
+    /// name; a field the request did not have is absent.
+    public var varyingRequestHeaders: [String: String]
+    /// When the request was sent and when its response arrived (RFC 9111 §4.2.3).
+    public var requestDate: Date
+    public var responseDate: Date
+
+    public init(url: URL, statusCode: Int, headers: HTTPHeaders, body: Data, varyingRequestHeaders: [String: String],
+                requestDate: Date, responseDate: Date) {
+        self.url = url
+        self.statusCode = statusCode
+        self.headers = headers
+        self.body = body
+        self.varyingRequestHeaders = varyingRequestHeaders
+        self.requestDate = requestDate
+        self.responseDate = responseDate
+    }
+}
+
+/// A cache AF's engine consults before sending a request and fills after, with the semantics of
+/// a private HTTP cache (RFC 9111): freshness, validation, Vary, invalidation. AFCache's
+/// `SQLiteURLCache` adopts it; a `configuration.urlCache` that does not is left alone.
+public protocol HTTPCacheStorage: ResponseCacheStorage {
+    /// Every stored variant for `url` (query included).
+    func cachedEntries(for url: URL) -> [HTTPCacheEntry]
+    /// Stores `entry`, replacing the variant of its URL with the same varying request headers.
+    func storeEntry(_ entry: HTTPCacheEntry)
+    /// Removes every variant for `url`.
+    func removeEntries(for url: URL)
+}
