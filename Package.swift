@@ -20,6 +20,11 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         .target(
             name: "CCurlShim",
             dependencies: ["CCurl"],
@@ -29,7 +34,7 @@ let package = Package(
         .target(name: "AFCore", dependencies: ["CCurlShim"], swiftSettings: strict),
         .target(name: "AFAuth", dependencies: ["AFCore"], swiftSettings: strict),
         .target(name: "AFTrust", dependencies: ["AFCore", "CCurlShim"], swiftSettings: strict),
-        .target(name: "AFCache", dependencies: ["AFCore"], swiftSettings: strict),
+        .target(name: "AFCache", dependencies: ["AFCore", "CSQLite"], swiftSettings: strict),
         .target(name: "AFMultipart", dependencies: ["AFCore"], swiftSettings: strict),
         .target(name: "AFReachability", dependencies: ["AFCore"], swiftSettings: strict),
         .executableTarget(name: "af", dependencies: ["AFCore"], swiftSettings: strict),
@@ -38,6 +43,7 @@ let package = Package(
         .testTarget(name: "AFCoreTests", dependencies: ["AFCore", "AFTestSupport"], swiftSettings: strict),
         .testTarget(name: "AFMultipartTests", dependencies: ["AFMultipart", "AFTestSupport"], swiftSettings: strict),
         .testTarget(name: "AFTrustTests", dependencies: ["AFTrust", "AFTestSupport"], swiftSettings: strict),
+        .testTarget(name: "AFCacheTests", dependencies: ["AFCache", "AFTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,7 +5,7 @@ import FoundationNetworking
 
 /// What to do with a request given what the cache holds (RFC 9111 §4 and the URLRequest cache
 /// policies), for a private cache. Pure: the clock is an argument.
-enum CacheLookup: Equatable {
+package enum CacheLookup: Equatable {
     /// Answer from the cache without the network; `age` goes in the served Age header.
     case useStored(HTTPCacheEntry, age: TimeInterval)
     /// Ask the origin with these conditional headers; a 304 means `entry` may be used.
@@ -76,7 +76,7 @@ enum CacheLookup: Equatable {
     }
 
     /// Whether `entry` was stored for a request with the same values of the fields its Vary names.
-    static func matchesVary(_ entry: HTTPCacheEntry, request: URLRequest) -> Bool {
+    package static func matchesVary(_ entry: HTTPCacheEntry, request: URLRequest) -> Bool {
         let names = varyNames(entry.headers)
         if names.contains("*") { return false }
         return names.allSatisfy { name in

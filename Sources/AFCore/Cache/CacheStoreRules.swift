@@ -5,13 +5,13 @@ import FoundationNetworking
 
 /// What a private cache may store, how a stored response is updated by a 304, and which
 /// exchanges invalidate what (RFC 9111 §3, §4.3.4, §4.4). Pure.
-enum CacheStoreRules {
+package enum CacheStoreRules {
     /// Fields that describe one connection, never stored (RFC 9110 §7.6.1).
     static let hopByHop: Set<String> = ["connection", "keep-alive", "proxy-connection", "te", "transfer-encoding",
                                         "upgrade", "trailer", "proxy-authenticate", "proxy-authorization"]
 
     /// Whether the response to `request` may be stored at all.
-    static func mayStore(request: URLRequest, statusCode: Int, headers: HTTPHeaders) -> Bool {
+    package static func mayStore(request: URLRequest, statusCode: Int, headers: HTTPHeaders) -> Bool {
         guard (request.httpMethod ?? "GET").uppercased() == "GET", request.value(forHTTPHeaderField: "Range") == nil,
               statusCode != 206 else { return false }
         let requestControl = CacheControl(request.value(forHTTPHeaderField: "Cache-Control"))
@@ -23,14 +23,14 @@ enum CacheStoreRules {
     }
 
     /// `headers` without hop-by-hop fields and those the Connection field names.
-    static func storable(_ headers: HTTPHeaders) -> HTTPHeaders {
+    package static func storable(_ headers: HTTPHeaders) -> HTTPHeaders {
         let named = Set((headers.value(for: "Connection") ?? "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
         return HTTPHeaders(headers.filter { !hopByHop.contains($0.name.lowercased()) && !named.contains($0.name.lowercased()) })
     }
 
     /// The entry to store for `request`'s response.
-    static func entry(for request: URLRequest, url: URL, statusCode: Int, headers: HTTPHeaders, body: Data,
+    package static func entry(for request: URLRequest, url: URL, statusCode: Int, headers: HTTPHeaders, body: Data,
                       requestDate: Date, responseDate: Date) -> HTTPCacheEntry {
         let stored = storable(headers)
         var varying: [String: String] = [:]

@@ -1,0 +1,193 @@
+import AFCore
+import Foundation
+
+/// The cache's SQLite file: one row per stored response variant, with its size and last use for
+/// least-recently-used eviction. WAL mode and a busy timeout let several processes share it; a
+/// damaged file is moved aside and a new one made. Not thread-safe: `SQLiteURLCache` serialises.
+final class CacheDatabase {
+    static let schemaVersion = 1
+    static let busyTimeout: TimeInterval = 5
+
+    let fileURL: URL
+    private var database: SQLiteDatabase
+    /// Where damaged files went, for the owner to report.
+    private(set) var movedAside: [URL] = []
+
+    private let busyTimeout: TimeInterval
+
+    init(fileURL: URL, busyTimeout: TimeInterval = CacheDatabase.busyTimeout) throws {
+        self.fileURL = fileURL
+        self.busyTimeout = busyTimeout
+        try FileManager.default.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        do {
+            database = try Self.open(fileURL, busyTimeout: busyTimeout)
+        } catch let failure as SQLiteDatabase.Failure where failure.isCorruption {
+            movedAside.append(try Self.moveAside(fileURL))
+            database = try Self.open(fileURL, busyTimeout: busyTimeout)
+        }
+    }
+
+    private static func open(_ fileURL: URL, busyTimeout: TimeInterval) throws -> SQLiteDatabase {
+        let database = try SQLiteDatabase(path: fileURL.path, busyTimeout: busyTimeout)
+        try database.execute("PRAGMA journal_mode=WAL")
+        try database.execute("PRAGMA synchronous=NORMAL")
+        var problems: [String] = []
+        try database.query("PRAGMA quick_check") { problems.append($0.text(0)) }
+        guard problems == ["ok"] else {
+            throw SQLiteDatabase.Failure(code: 11 /* SQLITE_CORRUPT */, message: problems.prefix(3).joined(separator: "; "))
+        }
+        try database.execute("""
+            CREATE TABLE IF NOT EXISTS responses (
+                id INTEGER PRIMARY KEY,
+                url TEXT NOT NULL,
+                variant TEXT NOT NULL,
+                status INTEGER NOT NULL,
+                headers BLOB NOT NULL,
+                varying BLOB NOT NULL,
+                body BLOB NOT NULL,
+                request_date REAL NOT NULL,
+                response_date REAL NOT NULL,
+                stored_at REAL NOT NULL,
+                last_used REAL NOT NULL,
+                size INTEGER NOT NULL,
+                UNIQUE (url, variant)
+            );
+            CREATE INDEX IF NOT EXISTS responses_by_use ON responses (last_used);
+            CREATE INDEX IF NOT EXISTS responses_by_storing ON responses (stored_at);
+            PRAGMA user_version = \(schemaVersion);
+            """)
+        return database
+    }
+
+    /// Renames the file (and its WAL and shared-memory files) to `<name>.corrupt-<time>`.
+    private static func moveAside(_ fileURL: URL) throws -> URL {
+        let stamp = Int(Date().timeIntervalSince1970 * 1000)
+        let target = fileURL.deletingLastPathComponent()
+            .appendingPathComponent("\(fileURL.lastPathComponent).corrupt-\(stamp)")
+        let manager = FileManager.default
+        try manager.moveItem(at: fileURL, to: target)
+        for suffix in ["-wal", "-shm"] {
+            let companion = URL(fileURLWithPath: fileURL.path + suffix)
+            if manager.fileExists(atPath: companion.path) {
+                try? manager.moveItem(at: companion, to: URL(fileURLWithPath: target.path + suffix))
+            }
+        }
+        return target
+    }
+
+    /// Runs `body`; when the file turns out damaged, moves it aside, starts a new one and runs
+    /// `body` again.
+    func recovering<Result>(_ body: (SQLiteDatabase) throws -> Result) throws -> Result {
+        do {
+            return try body(database)
+        } catch let failure as SQLiteDatabase.Failure where failure.isCorruption {
+            database.close()
+            movedAside.append(try Self.moveAside(fileURL))
+            database = try Self.open(fileURL, busyTimeout: busyTimeout)
+            return try body(database)
+        }
+    }
+
+    // MARK: Rows
+
+    func entries(for url: URL, now: Date) throws -> [HTTPCacheEntry] {
+        try recovering { database in
+            var entries: [HTTPCacheEntry] = []
+            try database.query("""
+                SELECT status, headers, varying, body, request_date, response_date FROM responses WHERE url = ?
+                """, [.text(url.absoluteString)]) { row in
+                entries.append(HTTPCacheEntry(
+                    url: url, statusCode: Int(row.integer(0)), headers: EntryCoding.headers(row.blob(1)),
+                    body: row.blob(3), varyingRequestHeaders: EntryCoding.varying(row.blob(2)),
+                    requestDate: Date(timeIntervalSince1970: row.real(4)),
+                    responseDate: Date(timeIntervalSince1970: row.real(5))))
+            }
+            if !entries.isEmpty {
+                try database.query("UPDATE responses SET last_used = ? WHERE url = ?",
+                                   [.real(now.timeIntervalSince1970), .text(url.absoluteString)])
+            }
+            return entries
+        }
+    }
+
+    /// Stores `entry` (replacing its variant), then evicts the least recently used rows until
+    /// the stored bytes fit `capacity`.
+    func store(_ entry: HTTPCacheEntry, now: Date, capacity: Int) throws {
+        let headers = EntryCoding.encode(entry.headers), varying = EntryCoding.encode(entry.varyingRequestHeaders)
+        let size = entry.body.count + headers.count + varying.count + entry.url.absoluteString.utf8.count
+        try recovering { database in
+            try database.execute("BEGIN IMMEDIATE")
+            do {
+                try database.query("""
+                    INSERT OR REPLACE INTO responses (url, variant, status, headers, varying, body, request_date,
+                        response_date, stored_at, last_used, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, [.text(entry.url.absoluteString), .text(EntryCoding.variantKey(entry.varyingRequestHeaders)),
+                          .integer(Int64(entry.statusCode)), .blob(headers), .blob(varying), .blob(entry.body),
+                          .real(entry.requestDate.timeIntervalSince1970), .real(entry.responseDate.timeIntervalSince1970),
+                          .real(now.timeIntervalSince1970), .real(now.timeIntervalSince1970), .integer(Int64(size))])
+                try evict(database, capacity: capacity)
+                try database.execute("COMMIT")
+            } catch {
+                try? database.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    private func evict(_ database: SQLiteDatabase, capacity: Int) throws {
+        var total: Int64 = 0
+        try database.query("SELECT COALESCE(SUM(size), 0) FROM responses") { total = $0.integer(0) }
+        while total > Int64(capacity) {
+            var victims: [(Int64, Int64)] = []
+            try database.query("SELECT id, size FROM responses ORDER BY last_used, id LIMIT 64") {
+                victims.append(($0.integer(0), $0.integer(1)))
+            }
+            guard !victims.isEmpty else { return }
+            for (id, size) in victims where total > Int64(capacity) {
+                try database.query("DELETE FROM responses WHERE id = ?", [.integer(id)])
+                total -= size
+            }
+        }
+    }
+
+    /// Records that these URLs were used at these times (answered from memory meanwhile).
+    func markUsed(_ uses: [URL: Date]) throws {
+        guard !uses.isEmpty else { return }
+        try recovering { database in
+            for (url, date) in uses {
+                try database.query("UPDATE responses SET last_used = max(last_used, ?) WHERE url = ?",
+                                   [.real(date.timeIntervalSince1970), .text(url.absoluteString)])
+            }
+        }
+    }
+
+    func remove(url: URL) throws {
+        try recovering { try $0.query("DELETE FROM responses WHERE url = ?", [.text(url.absoluteString)]) }
+    }
+
+    func removeAll() throws {
+        try recovering { try $0.execute("DELETE FROM responses") }
+    }
+
+    func remove(storedSince date: Date) throws {
+        try recovering { try $0.query("DELETE FROM responses WHERE stored_at >= ?", [.real(date.timeIntervalSince1970)]) }
+    }
+
+    /// A number that changes when another connection (another process) commits a change.
+    func dataVersion() throws -> Int64 {
+        try recovering { database in
+            var version: Int64 = 0
+            try database.query("PRAGMA data_version") { version = $0.integer(0) }
+            return version
+        }
+    }
+
+    /// The bytes of stored rows.
+    func storedSize() throws -> Int {
+        try recovering { database in
+            var total: Int64 = 0
+            try database.query("SELECT COALESCE(SUM(size), 0) FROM responses") { total = $0.integer(0) }
+            return Int(total)
+        }
+    }
+}
