@@ -95,7 +95,7 @@ extension SessionTask: TransferDelegate {
     }
 
     /// Sends `next` as the task's new exchange, unless the task was cancelled meanwhile.
-    private func startHop(_ next: URLRequest, after request: URLRequest, response: HTTPURLResponse?, body: Data,
+    func startHop(_ next: URLRequest, after request: URLRequest, response: HTTPURLResponse?, body: Data,
                           restartingDownload: Bool = false, fetchedForTrust: Bool = false) {
         let reporting = currentReporting
         let trust = configuration.trustRequirement(for: next.url)
@@ -117,21 +117,31 @@ extension SessionTask: TransferDelegate {
         engine.start(transfer)
     }
 
-    private func finish(request: URLRequest, response: HTTPURLResponse?, data: Data, error: (any Error)?) {
-        // Download bodies are on disk, not in `data`: they are not offered to the cache.
-        guard error == nil, let response, let storage = configuration.responseCache, let delegate,
-              mutableState.withLock({ $0.download == nil }),
-              ResponseCacheRules.mayStore(request: request, response: response) else {
+    func finish(request: URLRequest, response: HTTPURLResponse?, data: Data, error: (any Error)?) {
+        let (revalidating, mayStore, download) = mutableState.withLock { state in
+            defer { state.cacheRevalidating = nil }
+            return (state.cacheRevalidating, state.cacheMayStore, state.download)
+        }
+        if error == nil, let response, let cache = configuration.httpCache {
+            invalidateIfUnsafe(request: request, response: response, in: cache)
+            if response.statusCode == 304, let revalidating, revalidating.url == request.url {
+                return answerRevalidated(revalidating, by: response, request: request, in: cache)
+            }
+        }
+        // Only bodies held in memory are offered to the cache: not downloads, streams or uploads.
+        guard error == nil, let response, let storage = configuration.responseCache, let delegate, mayStore,
+              usesHTTPCache(download: download),
+              CacheStoreRules.mayStore(request: request, statusCode: response.statusCode, headers: response.headers) else {
             return deliver(request: request, response: response, data: data, error: error)
         }
         let proposed = CachedURLResponse(response: response, data: data, userInfo: nil, storagePolicy: .allowed)
         delegate.task(self, willCacheResponse: proposed) { chosen in
-            if let chosen { storage.storeCachedResponse(chosen, for: request) }
+            if let chosen { self.store(chosen, for: request, in: storage) }
             self.queue.async { self.deliver(request: request, response: response, data: data, error: nil) }
         }
     }
 
-    private func deliver(request: URLRequest, response: HTTPURLResponse?, data: Data, error: (any Error)?) {
+    func deliver(request: URLRequest, response: HTTPURLResponse?, data: Data, error: (any Error)?) {
         let (metrics, download) = mutableState.withLock { state -> (TaskMetrics, DownloadTarget?) in
             state.state = .completed
             state.response = response

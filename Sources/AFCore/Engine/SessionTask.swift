@@ -64,6 +64,10 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         var hasStarted = false
         /// Whether this hop's exchange is the second attempt after a trust evaluator fetched data.
         var fetchedForTrust = false
+        /// The stored response a conditional request is revalidating.
+        var cacheRevalidating: HTTPCacheEntry?
+        /// Whether the response may be stored (the request did not say no-store).
+        var cacheMayStore = true
         /// Where each exchange writes its response body, instead of memory.
         var download: DownloadTarget?
     }
@@ -128,18 +132,22 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         // may be held by a thread waiting for this task's (a request cancelling it).
         let reporting = currentReporting
         let trust = configuration.trustRequirement(for: currentRequest?.url)
-        let action = mutableState.withLock { state -> (start: Transfer?, unpause: Transfer?) in
-            guard state.state == .suspended else { return (nil, nil) }
+        let cache = configuration.httpCache
+        let action = mutableState.withLock { state -> (start: Transfer?, unpause: Transfer?, consultCache: Bool) in
+            guard state.state == .suspended else { return (nil, nil, false) }
             state.state = .running
-            if state.hasStarted { return (nil, state.transfer) }
+            if state.hasStarted { return (nil, state.transfer, false) }
             state.hasStarted = true
+            if cache != nil, usesHTTPCache(download: state.download) { return (nil, nil, true) }
             let transfer = makeTransfer(for: state.currentRequest, download: state.download, reporting: reporting, trust: trust)
             state.transfer = transfer
             state.hopStart = Date()
-            return (transfer, nil)
+            return (transfer, nil, false)
         }
         if let transfer = action.start { engine.start(transfer) }
         if let transfer = action.unpause { engine.unpause(transfer) }
+        // The cache is read on the task's queue, never on the caller's thread or the engine's.
+        if action.consultCache, let cache { queue.async { self.startThroughCache(cache) } }
     }
 
     /// Pauses the task; data stops flowing until `resume()`.

@@ -20,6 +20,10 @@ struct TaskConfiguration: @unchecked Sendable {
     var proxies: ProxySettings
     /// The configuration's `urlCache`, when it is one AF can store into.
     var responseCache: (any ResponseCacheStorage)?
+    /// The same cache when it supports HTTP caching semantics (AFCache's).
+    var httpCache: (any HTTPCacheStorage)? { responseCache as? any HTTPCacheStorage }
+    /// The configuration's cache policy, for requests that leave theirs at the default.
+    var requestCachePolicy: URLRequest.CachePolicy
     /// The session's trust manager, asked for each HTTPS hop's evaluator.
     var serverTrustManager: (any ServerTrustManaging)?
 
@@ -37,6 +41,7 @@ struct TaskConfiguration: @unchecked Sendable {
         caFile = environment["SSL_CERT_FILE"]
         caPath = environment["SSL_CERT_DIR"]
         responseCache = configuration.urlCache as? any ResponseCacheStorage
+        requestCachePolicy = configuration.requestCachePolicy
         proxies = ProxySettings(dictionary: configuration.connectionProxyDictionary, environment: environment)
     }
 
@@ -77,6 +82,21 @@ struct TaskConfiguration: @unchecked Sendable {
             noProxy: proxies.noProxy,
             credential: credential
         )
+    }
+
+    /// The cache policy for `request`: its own, unless left at the default.
+    func cachePolicy(for request: URLRequest) -> URLRequest.CachePolicy {
+        request.cachePolicy == .useProtocolCachePolicy ? requestCachePolicy : request.cachePolicy
+    }
+
+    /// `request` with the configuration's additional headers it lacks: what the server sees, so
+    /// what Vary is matched against.
+    func cacheView(of request: URLRequest) -> URLRequest {
+        var view = request
+        for (name, value) in additionalHeaders where view.value(forHTTPHeaderField: name) == nil {
+            view.setValue(value, forHTTPHeaderField: name)
+        }
+        return view
     }
 
     /// How the TLS handshake of an exchange with `url` is judged: by the manager's evaluator for

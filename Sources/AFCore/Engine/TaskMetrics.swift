@@ -51,6 +51,31 @@ public struct TransactionMetrics: @unchecked Sendable {
     public let localAddress: String?
     /// The local port; exchanges multiplexed on one connection share it.
     public let localPort: Int?
+    /// Where the response came from: the network, the HTTP cache, or the cache after the origin
+    /// answered 304 Not Modified.
+    public internal(set) var resourceFetchType: ResourceFetchType = .networkLoad
+
+    /// Where a response came from (`URLSessionTaskMetrics.ResourceFetchType`, plus revalidation).
+    public enum ResourceFetchType: Sendable {
+        /// Sent over the network.
+        case networkLoad
+        /// Answered by the HTTP cache without the network.
+        case localCache
+        /// Answered by the HTTP cache after the origin confirmed it (304 Not Modified).
+        case revalidatedCache
+    }
+
+    /// The record of an answer from the HTTP cache: no network, no bytes.
+    static func localCache(request: URLRequest, response: HTTPURLResponse, start: Date, end: Date) -> TransactionMetrics {
+        var metrics = TransactionMetrics(
+            request: request, response: response, fetchStartDate: start, responseEndDate: end,
+            domainLookupDuration: nil, connectDuration: nil, secureConnectionDuration: nil, timeToFirstByte: nil,
+            totalDuration: end.timeIntervalSince(start), networkProtocolName: nil, isReusedConnection: false,
+            countOfRequestBodyBytesSent: 0, countOfResponseHeaderBytesReceived: 0, countOfResponseBodyBytesReceived: 0,
+            remoteAddress: nil, remotePort: nil, localAddress: nil, localPort: nil)
+        metrics.resourceFetchType = .localCache
+        return metrics
+    }
 }
 
 /// Raw timing and counters read from curl at the end of one exchange.

@@ -1,0 +1,113 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// How a task uses an HTTP cache (RFC 9111, private): answer from it, revalidate through it, or
+// go to the network; then store, refresh or invalidate. Runs on the task's queue.
+extension SessionTask {
+    /// Whether the task's exchanges go through the HTTP cache: only bodies held in memory do.
+    func usesHTTPCache(download: DownloadTarget?) -> Bool {
+        download == nil && upload == nil && bodyStream == nil
+    }
+
+    /// Answers from `cache`, or starts the exchange it calls for (conditional or not).
+    func startThroughCache(_ cache: any HTTPCacheStorage) {
+        let request = mutableState.withLock { $0.currentRequest }
+        let isGET = (request.httpMethod ?? "GET").uppercased() == "GET"
+        let entries = isGET ? request.url.map(cache.cachedEntries(for:)) ?? [] : []
+        switch CacheLookup.decide(configuration.cacheView(of: request), policy: configuration.cachePolicy(for: request),
+                                  entries: entries, now: Date()) {
+        case let .useStored(entry, age):
+            answer(with: entry, age: age, request: request)
+        case let .revalidate(entry, conditions):
+            var conditional = request
+            for condition in conditions where request.value(forHTTPHeaderField: condition.name) == nil {
+                conditional.setValue(condition.value, forHTTPHeaderField: condition.name)
+            }
+            mutableState.withLock { $0.cacheRevalidating = entry }
+            startHop(conditional, after: request, response: nil, body: Data())
+        case let .fetch(mayStore):
+            mutableState.withLock { $0.cacheMayStore = mayStore }
+            startHop(request, after: request, response: nil, body: Data())
+        case .unsatisfiable:
+            let error = URLError(.resourceUnavailable, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any])
+            finish(request: request, response: nil, data: Data(), error: error)
+        }
+    }
+
+    /// Completes the task with `entry`, as if it had arrived: head, body, progress, completion.
+    private func answer(with entry: HTTPCacheEntry, age: TimeInterval, request: URLRequest) {
+        let start = Date()
+        guard let response = entry.httpResponse(headers: CacheStoreRules.servedHeaders(entry, age: age)) else {
+            return startHop(request, after: request, response: nil, body: Data())
+        }
+        let answering = mutableState.withLock { state -> Bool in
+            guard state.state == .running || state.state == .suspended else { return false }
+            state.transactions.append(.localCache(request: request, response: response, start: start, end: Date()))
+            state.bytesReceived += Int64(entry.body.count)
+            return true
+        }
+        guard answering else {
+            let error = URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any])
+            return deliver(request: request, response: nil, data: Data(), error: error)
+        }
+        if let delegate, delegate.observesTransferEvents {
+            delegate.task(self, didReceiveResponse: response)
+            if !entry.body.isEmpty { delegate.task(self, didReceive: entry.body) }
+        }
+        if let delegate, delegate.observesProgress {
+            let count = Int64(entry.body.count)
+            delegate.task(self, didUpdate: TransferProgress(bytesReceived: count, bytesExpectedToReceive: count))
+        }
+        deliver(request: request, response: response, data: entry.body, error: nil)
+    }
+
+    /// A 304 to a revalidation: the stored response, refreshed by the 304's fields, is the answer.
+    func answerRevalidated(_ entry: HTTPCacheEntry, by notModified: HTTPURLResponse, request: URLRequest,
+                           in cache: any HTTPCacheStorage) {
+        let requestDate = mutableState.withLock { state in
+            if !state.transactions.isEmpty {
+                state.transactions[state.transactions.count - 1].resourceFetchType = .revalidatedCache
+            }
+            return state.hopStart
+        }
+        let now = Date()
+        let refreshed = CacheStoreRules.refreshed(entry, by: notModified.headers, requestDate: requestDate, responseDate: now)
+        cache.storeEntry(refreshed)
+        let served = refreshed.httpResponse(headers: CacheStoreRules.servedHeaders(
+            refreshed, age: CacheFreshness.age(of: refreshed, now: now)))
+        deliver(request: request, response: served ?? notModified, data: served == nil ? Data() : refreshed.body, error: nil)
+    }
+
+    /// Stores what the cached-response handler chose.
+    func store(_ chosen: CachedURLResponse, for request: URLRequest, in storage: any ResponseCacheStorage) {
+        guard let cache = storage as? any HTTPCacheStorage else {
+            return storage.storeCachedResponse(chosen, for: request)
+        }
+        guard let response = chosen.response as? HTTPURLResponse, let url = request.url else { return }
+        let requestDate = mutableState.withLock { $0.hopStart }
+        cache.storeEntry(CacheStoreRules.entry(for: configuration.cacheView(of: request), url: url,
+                                               statusCode: response.statusCode, headers: response.headers,
+                                               body: chosen.data, requestDate: requestDate, responseDate: Date()))
+    }
+
+    /// After an unsafe method that succeeded, forgets what the cache holds for its URL and the
+    /// same-origin URLs its Location and Content-Location name (RFC 9111 §4.4).
+    func invalidateIfUnsafe(request: URLRequest, response: HTTPURLResponse, in cache: any HTTPCacheStorage) {
+        guard let url = request.url,
+              CacheStoreRules.invalidates(method: request.httpMethod ?? "GET", statusCode: response.statusCode) else { return }
+        let named = ["Location", "Content-Location"].compactMap { response.value(forHTTPHeaderField: $0) }
+            .compactMap { URL(string: $0, relativeTo: url)?.absoluteURL }
+            .filter { RedirectRules.isSameOrigin(url, $0) }
+        for target in [url] + named { cache.removeEntries(for: target) }
+    }
+}
+
+extension HTTPCacheEntry {
+    /// The entry as a response with `headers`.
+    func httpResponse(headers: HTTPHeaders) -> HTTPURLResponse? {
+        HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1",
+                        headerFields: Dictionary(headers.map { ($0.name, $0.value) }) { _, last in last })
+    }
+}
