@@ -30,6 +30,13 @@ Paths:
                     parses a multipart/form-data body with Python's standard library (email) or
                     Werkzeug (httpbin's parser) and answers {"parts": [{name, filename,
                     contentType, size, sha256, base64 (bodies up to 64 KiB)}]} in body order
+  /cacheable/KEY?h=Name:Value&h=...&etag=E&last-modified=D
+                    answers with the header fields given as h (Cache-Control, Vary, Expires, ...), an
+                    ETag E and a Last-Modified D when given, and {"served": n, "key": KEY, "ifNoneMatch",
+                    "ifModifiedSince", "acceptLanguage"}: n counts the requests for KEY (any method; a
+                    body is read and dropped). A request whose If-None-Match is E, or whose
+                    If-Modified-Since is D, gets 304 with the same fields and no body.
+  /count/KEY        how many requests /cacheable/KEY received (text/plain)
 Anything else: 404.
 """
 import json
@@ -170,6 +177,25 @@ def drain_body(conn, headers, buffered):
             return total
 
 
+def cacheable(conn, key, headers, query):
+    """The /cacheable/KEY endpoint: caching headers from the query, a request counter in the body."""
+    served = next_attempt("/cacheable/" + key)
+    etag = query.get("etag", [None])[0]
+    last_modified = query.get("last-modified", [None])[0]
+    extra = "".join(f"{field.split(':', 1)[0]}: {field.split(':', 1)[1]}\r\n" for field in query.get("h", []))
+    extra += f"ETag: {etag}\r\n" if etag else ""
+    extra += f"Last-Modified: {last_modified}\r\n" if last_modified else ""
+    not_modified = (etag and headers.get("if-none-match") == etag) or \
+        (last_modified and "if-none-match" not in headers and headers.get("if-modified-since") == last_modified)
+    if not_modified:
+        conn.sendall(f"HTTP/1.1 304 Not Modified\r\n{extra}\r\n".encode())
+        return
+    body = json.dumps({"served": served, "key": key, "ifNoneMatch": headers.get("if-none-match"),
+                       "ifModifiedSince": headers.get("if-modified-since"),
+                       "acceptLanguage": headers.get("accept-language")}).encode()
+    respond(conn, "200 OK", body, "application/json", extra.encode())
+
+
 def handle(conn):
     global accepted
     with conn:
@@ -211,6 +237,15 @@ def handle(conn):
                     attempt = next_attempt(path)
                     body = b'{"attempt": ' if attempt <= fail else json.dumps({"attempt": attempt}).encode()
                     respond(conn, "200 OK", body, "application/json")
+                    continue
+                if path.startswith("/cacheable/"):
+                    drain_body(conn, headers, data.split(b"\r\n\r\n", 1)[1])
+                    cacheable(conn, path[len("/cacheable/"):], headers, query)
+                    continue
+                if path.startswith("/count/"):
+                    with accepted_lock:
+                        count = attempts.get("/cacheable/" + path[len("/count/"):], 0)
+                    respond(conn, "200 OK", str(count).encode())
                     continue
                 if path == "/sink":
                     rest = data.split(b"\r\n\r\n", 1)[1]
