@@ -12,9 +12,12 @@ final class CacheProbe: @unchecked Sendable {
     let cache: SQLiteURLCache
     let session: Session
 
+    /// A probe on a new file, or on `file` when given.
     init(policy: URLRequest.CachePolicy = .useProtocolCachePolicy,
-         cachedResponseHandler: (any CachedResponseHandler)? = nil) throws {
-        cache = try SQLiteURLCache(fileURL: scratch.file)
+         cachedResponseHandler: (any CachedResponseHandler)? = nil, file: URL? = nil,
+         onFailure: (@Sendable (SQLiteURLCache.Failure) -> Void)? = nil) throws {
+        cache = try SQLiteURLCache(fileURL: file ?? scratch.file)
+        cache.onFailure = onFailure
         let configuration = URLSessionConfiguration.af.default
         configuration.urlCache = cache
         configuration.requestCachePolicy = policy
