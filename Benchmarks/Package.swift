@@ -15,7 +15,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "af-bench-client",
-            dependencies: ["BenchSupport", .product(name: "AFCore", package: "AF"), .product(name: "AFMultipart", package: "AF")]
+            dependencies: ["BenchSupport", .product(name: "AFCore", package: "AF"), .product(name: "AFMultipart", package: "AF"),
+                           .product(name: "AFCache", package: "AF")]
         ),
         .executableTarget(
             name: "curl-multi-bench",

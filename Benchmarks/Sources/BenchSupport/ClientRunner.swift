@@ -22,6 +22,11 @@ public struct ClientRunner {
         try run(arguments: [mode, url, String(megabytes)])
     }
 
+    /// Runs `count` sequential GETs of `url` answered by AF's HTTP cache (`cache-hits`).
+    public func runCacheHits(url: String, count: Int) throws -> RunResult {
+        try run(arguments: ["cache-hits", url, String(count)])
+    }
+
     private func run(arguments: [String]) throws -> RunResult {
         let process = Process()
         process.executableURL = executable

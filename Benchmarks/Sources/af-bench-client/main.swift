@@ -3,6 +3,7 @@
 //
 // usage: af-bench-client URL COUNT INFLIGHT [CAFILE]
 //        af-bench-client upload-file|upload-stream|upload-multipart|download|stream URL MiB
+//        af-bench-client cache-hits URL COUNT
 
 import AFCore
 import BenchSupport
@@ -15,6 +16,9 @@ import FoundationNetworking
 let arguments = CommandLine.arguments
 if arguments.count == 4, arguments[1].hasPrefix("upload-") {
     runUpload(mode: arguments[1], url: arguments[2], megabytes: Int(arguments[3]) ?? 0)
+}
+if arguments.count == 4, arguments[1] == "cache-hits" {
+    runCacheHits(url: arguments[2], count: Int(arguments[3]) ?? 0)
 }
 if arguments.count == 4, ["download", "stream"].contains(arguments[1]) {
     runDownload(mode: arguments[1], url: arguments[2], megabytes: Int(arguments[3]) ?? 0)

@@ -73,6 +73,23 @@ func run() throws {
     print(table.markdown)
     print()
     print(try transferTable(fixture: fixture, client: clients[1], scale: options.scale).markdown)
+    print()
+    print(try cacheTable(fixture: fixture, client: clients[1], scale: options.scale).markdown)
+}
+
+/// AF answering from its HTTP cache (SQLiteURLCache), next to the same GETs over the network.
+func cacheTable(fixture: Fixture, client: ClientRunner, scale: Double) throws -> Table {
+    var table = Table(columns: ["workload (AF, sequential)", "req/s", "CPU ms / 1k req", "vs network"])
+    let count = max(100, Int(10_000 * scale))
+    let url = fixture.endpoints.faults + "/cacheable/bench?h=Cache-Control%3Amax-age%3D3600"
+    let network = try client.run(url: url, count: count, inflight: 1, caFile: fixture.endpoints.caFile)
+    let hits = try client.runCacheHits(url: url, count: count)
+    for (name, result) in [("GETs over the network (fault server)", network), ("cache hits (SQLiteURLCache)", hits)] {
+        table.add([name, String(format: "%.0f", result.requestsPerSecond),
+                   String(format: "%.1f", result.cpuMillisecondsPer1000),
+                   String(format: "%.2f×", result.requestsPerSecond / network.requestsPerSecond)])
+    }
+    return table
 }
 
 /// AF's large-body workloads: throughput and peak RSS (the target is under 64 MB).

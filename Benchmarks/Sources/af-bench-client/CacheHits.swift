@@ -1,0 +1,50 @@
+import AFCache
+import BenchSupport
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `count` sequential GETs of a fresh response (`url` must allow caching), answered by an
+/// SQLiteURLCache after the first; prints one result line (a request not answered from the
+/// cache counts as a failure) and exits.
+func runCacheHits(url: String, count: Int) -> Never {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("af-bench-cache-\(getpid()).sqlite")
+    defer { ["", "-wal", "-shm"].forEach { try? FileManager.default.removeItem(atPath: file.path + $0) } }
+    guard let cache = try? SQLiteURLCache(fileURL: file) else {
+        FileHandle.standardError.write(Data("af-bench-client: cannot open the cache\n".utf8))
+        exit(1)
+    }
+    let configuration = URLSessionConfiguration.af.default
+    configuration.urlCache = cache
+    let session = Session(configuration: configuration)
+    let queue = DispatchQueue(label: "af-bench.cache")
+    let done = DispatchSemaphore(value: 0)
+    final class Counts: @unchecked Sendable { var left = 0, failures = 0, bytes = 0 }
+    let counts = Counts()
+
+    @Sendable func next(measuring: Bool) {
+        session.request(url).responseData(queue: queue) { response in
+            let fromCache = response.metrics?.transactionMetrics.last?.resourceFetchType == .localCache
+            if measuring, !fromCache || response.value == nil { counts.failures += 1 }
+            counts.bytes += response.value?.count ?? 0
+            counts.left -= 1
+            if counts.left > 0 { next(measuring: true) } else { done.signal() }
+        }
+    }
+    counts.left = 1
+    next(measuring: false)  // stores the response
+    done.wait()
+    let start = DispatchTime.now()
+    queue.sync { counts.left = count; counts.bytes = 0 }
+    next(measuring: true)
+    done.wait()
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    let usage = ProcessUsage.current()
+    let result = queue.sync {
+        RunResult(requests: count, failures: counts.failures, seconds: seconds, cpuSeconds: usage.cpuSeconds,
+                  maxRSSKiB: usage.maxRSSKiB, connections: 0, bytes: counts.bytes)
+    }
+    FileHandle.standardOutput.write(try! JSONEncoder().encode(result) + Data("\n".utf8))
+    exit(result.failures == 0 ? 0 : 1)
+}
