@@ -44,6 +44,7 @@ let package = Package(
         .testTarget(name: "AFMultipartTests", dependencies: ["AFMultipart", "AFTestSupport"], swiftSettings: strict),
         .testTarget(name: "AFTrustTests", dependencies: ["AFTrust", "AFTestSupport"], swiftSettings: strict),
         .testTarget(name: "AFCacheTests", dependencies: ["AFCache", "AFTestSupport"], swiftSettings: strict),
+        .testTarget(name: "AFAuthTests", dependencies: ["AFAuth", "AFTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

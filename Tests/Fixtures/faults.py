@@ -37,6 +37,13 @@ Paths:
                     body is read and dropped). A request whose If-None-Match is E, or whose
                     If-Modified-Since is D, gets 304 with the same fields and no body.
   /count/KEY        how many requests /cacheable/KEY received (text/plain)
+  /oauth/token      an OAuth 2.0 token endpoint (RFC 6749) for the client KEY (HTTP Basic, or client_id
+                    in the form; the secret is "secret"): grant_type=refresh_token (refresh token
+                    "revoked" gets invalid_grant) or client_credentials; issues a new access token
+                    for KEY each time, with expires_in 3600 and a new refresh token. ?broken=1
+                    answers 500 with a text body.
+  /oauth/resource/KEY  200 {"token": t} when the Bearer token is KEY's latest, else 401
+  /oauth/refreshes/KEY how many token requests KEY made (text/plain)
 Anything else: 404.
 """
 import json
@@ -177,6 +184,51 @@ def drain_body(conn, headers, buffered):
             return total
 
 
+oauth_tokens = {}      # client -> its latest access token
+oauth_refreshes = {}   # client -> token requests
+
+
+def oauth_token(conn, headers, body, query):
+    """The /oauth/token endpoint."""
+    import base64
+    form = {name: values[0] for name, values in parse_qs(body.decode()).items()}
+    client, secret = form.get("client_id"), form.get("client_secret")
+    authorization = headers.get("authorization", "")
+    if authorization.startswith("Basic "):
+        client, _, secret = base64.b64decode(authorization[6:]).decode().partition(":")
+    with accepted_lock:
+        count = oauth_refreshes[client] = oauth_refreshes.get(client, 0) + 1
+
+    def answer(status, fields):
+        respond(conn, status, json.dumps(fields).encode(), "application/json")
+
+    if query.get("broken"):
+        return respond(conn, "500 Internal Server Error", b"upstream down")
+    if not client:
+        return answer("401 Unauthorized", {"error": "invalid_client", "error_description": "no client"})
+    grant = form.get("grant_type")
+    if grant == "client_credentials" and secret != "secret":
+        return answer("401 Unauthorized", {"error": "invalid_client", "error_description": "wrong secret"})
+    if grant == "refresh_token" and form.get("refresh_token") == "revoked":
+        return answer("400 Bad Request", {"error": "invalid_grant", "error_description": "refresh token revoked"})
+    if grant not in ("refresh_token", "client_credentials"):
+        return answer("400 Bad Request", {"error": "unsupported_grant_type"})
+    token = f"at-{client}-{count}"
+    with accepted_lock:
+        oauth_tokens[client] = token
+    answer("200 OK", {"access_token": token, "token_type": "Bearer", "expires_in": 3600,
+                      "refresh_token": f"rt-{client}-{count}"})
+
+
+def oauth_resource(conn, key, headers):
+    """The /oauth/resource/KEY endpoint."""
+    with accepted_lock:
+        latest = oauth_tokens.get(key)
+    if latest and headers.get("authorization") == f"Bearer {latest}":
+        return respond(conn, "200 OK", json.dumps({"token": latest}).encode(), "application/json")
+    respond(conn, "401 Unauthorized", b"token refused", extra=b'WWW-Authenticate: Bearer error="invalid_token"\r\n')
+
+
 def cacheable(conn, key, headers, query):
     """The /cacheable/KEY endpoint: caching headers from the query, a request counter in the body."""
     served = next_attempt("/cacheable/" + key)
@@ -241,6 +293,17 @@ def handle(conn):
                 if path.startswith("/cacheable/"):
                     drain_body(conn, headers, data.split(b"\r\n\r\n", 1)[1])
                     cacheable(conn, path[len("/cacheable/"):], headers, query)
+                    continue
+                if path == "/oauth/token":
+                    oauth_token(conn, headers, read_body(conn, headers, data.split(b"\r\n\r\n", 1)[1]), query)
+                    continue
+                if path.startswith("/oauth/resource/"):
+                    oauth_resource(conn, path[len("/oauth/resource/"):], headers)
+                    continue
+                if path.startswith("/oauth/refreshes/"):
+                    with accepted_lock:
+                        count = oauth_refreshes.get(path[len("/oauth/refreshes/"):], 0)
+                    respond(conn, "200 OK", str(count).encode())
                     continue
                 if path.startswith("/count/"):
                     with accepted_lock:

@@ -1,0 +1,180 @@
+import AFCore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Authenticates requests with one credential, refreshing it when it requires refresh or when a
+/// request fails because of it: one refresh at a time, requests arriving meanwhile wait for it,
+/// and a request refused with an outdated credential is retried with the new one.
+public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: RequestInterceptor, @unchecked Sendable {
+    public typealias Credential = AuthenticatorType.Credential
+
+    /// At most `maximumAttempts` refreshes within `interval` seconds; one more fails with
+    /// `AuthenticationError.excessiveRefresh`.
+    public struct RefreshWindow: Sendable {
+        public let interval: TimeInterval
+        public let maximumAttempts: Int
+
+        public init(interval: TimeInterval = 30.0, maximumAttempts: Int = 5) {
+            self.interval = interval
+            self.maximumAttempts = maximumAttempts
+        }
+    }
+
+    /// A request waiting for the refresh before it is adapted.
+    private struct PendingAdaptation {
+        let urlRequest: URLRequest
+        let completion: @Sendable (Result<URLRequest, any Error>) -> Void
+    }
+
+    private struct State {
+        var credential: Credential?
+        var isRefreshing = false
+        var refreshTimestamps: [TimeInterval] = []
+        var refreshWindow: RefreshWindow?
+        var pendingAdaptations: [PendingAdaptation] = []
+        var pendingRetries: [@Sendable (RetryResult) -> Void] = []
+    }
+
+    /// What to do once the lock is released.
+    private enum Step {
+        case none
+        case refresh(Credential)
+        case fail(any Error, [PendingAdaptation], [@Sendable (RetryResult) -> Void])
+    }
+
+    /// What `adapt` does once the lock is released.
+    private enum AdaptDecision {
+        case apply(Credential)
+        case missing
+        case wait(Step)
+    }
+
+    /// Applies and refreshes the credential.
+    public let authenticator: AuthenticatorType
+    private let state: Protected<State>
+    private let queue = DispatchQueue(label: "org.alamofire.authentication.inspector")
+
+    /// The credential applied to requests; readable and settable from any thread.
+    public var credential: Credential? {
+        get { state.withLock { $0.credential } }
+        set { state.withLock { $0.credential = newValue } }
+    }
+
+    /// Creates an interceptor; without a credential, requests fail with
+    /// `AuthenticationError.missingCredential` until one is set. A nil `refreshWindow` never
+    /// counts refreshes.
+    public init(authenticator: AuthenticatorType, credential: Credential? = nil,
+                refreshWindow: RefreshWindow? = RefreshWindow()) {
+        self.authenticator = authenticator
+        state = Protected(State(credential: credential, refreshWindow: refreshWindow))
+    }
+
+    // MARK: Adapting
+
+    public func adapt(_ urlRequest: URLRequest, for session: Session,
+                      completion: @escaping @Sendable (Result<URLRequest, any Error>) -> Void) {
+        let decision = state.withLock { state -> AdaptDecision in
+            guard let credential = state.credential else { return .missing }
+            guard credential.requiresRefresh else { return .apply(credential) }
+            state.pendingAdaptations.append(PendingAdaptation(urlRequest: urlRequest, completion: completion))
+            return .wait(startRefresh(of: credential, in: &state))
+        }
+        switch decision {
+        case let .apply(credential):
+            var adapted = urlRequest
+            authenticator.apply(credential, to: &adapted)
+            completion(.success(adapted))
+        case .missing:
+            completion(.failure(AuthenticationError.missingCredential))
+        case let .wait(step):
+            perform(step, for: session)
+        }
+    }
+
+    // MARK: Retrying
+
+    public func retry(_ request: Request, for session: Session, dueTo error: any Error,
+                      completion: @escaping @Sendable (RetryResult) -> Void) {
+        // Only a request that reached the server, and failed because of its credential.
+        guard let urlRequest = request.request, let response = request.response,
+              authenticator.didRequest(urlRequest, with: response, failDueToAuthenticationError: error) else {
+            return completion(.doNotRetry)
+        }
+        guard let credential else { return completion(.doNotRetryWithError(AuthenticationError.missingCredential)) }
+        // Sent with an older credential: the current one may well work.
+        guard authenticator.isRequest(urlRequest, authenticatedWith: credential) else { return completion(.retry) }
+        let step = state.withLock { state -> Step in
+            state.pendingRetries.append(completion)
+            // The credential may have changed since it was read: refresh what is current now.
+            return startRefresh(of: state.credential ?? credential, in: &state)
+        }
+        perform(step, for: session)
+    }
+
+    // MARK: Refreshing
+
+    /// Under the lock: starts a refresh unless one is running or too many ran recently.
+    private func startRefresh(of credential: Credential, in state: inout State) -> Step {
+        guard !state.isRefreshing else { return .none }
+        let now = ProcessInfo.processInfo.systemUptime
+        if let window = state.refreshWindow {
+            let recent = state.refreshTimestamps.filter { now - window.interval <= $0 }
+            state.refreshTimestamps = recent
+            if recent.count >= window.maximumAttempts {
+                defer {
+                    state.pendingAdaptations = []
+                    state.pendingRetries = []
+                }
+                return .fail(AuthenticationError.excessiveRefresh, state.pendingAdaptations, state.pendingRetries)
+            }
+        }
+        state.refreshTimestamps.append(now)
+        state.isRefreshing = true
+        return .refresh(credential)
+    }
+
+    private func perform(_ step: Step, for session: Session) {
+        switch step {
+        case .none:
+            break
+        case let .fail(error, adaptations, retries):
+            finish(.failure(error), adaptations: adaptations, retries: retries)
+        case let .refresh(credential):
+            queue.async {
+                self.authenticator.refresh(credential, for: session) { result in self.refreshed(result) }
+            }
+        }
+    }
+
+    private func refreshed(_ result: Result<Credential, any Error>) {
+        let (adaptations, retries) = state.withLock { state in
+            defer {
+                state.pendingAdaptations = []
+                state.pendingRetries = []
+            }
+            state.isRefreshing = false
+            if case let .success(credential) = result { state.credential = credential }
+            return (state.pendingAdaptations, state.pendingRetries)
+        }
+        finish(result, adaptations: adaptations, retries: retries)
+    }
+
+    /// Lets the waiting requests go: adapted with the new credential and retried, or failed.
+    private func finish(_ result: Result<Credential, any Error>, adaptations: [PendingAdaptation],
+                        retries: [@Sendable (RetryResult) -> Void]) {
+        switch result {
+        case let .success(credential):
+            for adaptation in adaptations {
+                var adapted = adaptation.urlRequest
+                authenticator.apply(credential, to: &adapted)
+                adaptation.completion(.success(adapted))
+            }
+            retries.forEach { $0(.retry) }
+        case let .failure(error):
+            adaptations.forEach { $0.completion(.failure(error)) }
+            retries.forEach { $0(.doNotRetryWithError(error)) }
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import AFAuth
+import AFTestSupport
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// AuthenticationInterceptor with the OAuth 2.0 authenticator, against the fault server's token
+/// endpoint and protected resource (Tests/Fixtures/faults.py) and httpbin's /bearer.
+@Suite(.timeLimit(.minutes(1))) struct AuthenticationInterceptorTests {
+    static func authenticator(_ client: String, didRefresh: (@Sendable (OAuth2Credential) -> Void)? = nil) -> OAuth2Authenticator {
+        OAuth2Authenticator(tokenEndpoint: OAuthServer.token, clientID: client, clientSecret: "secret",
+                            tokenSession: makeSession(), didRefresh: didRefresh)
+    }
+
+    static let expired = OAuth2Credential(accessToken: "stale", refreshToken: "rt-0",
+                                          expiration: Date().addingTimeInterval(-10))
+
+    /// Sends `count` GETs to `url` at once through `session`; their responses.
+    static func concurrently(_ count: Int, _ url: String, on session: Session,
+                             interceptor: any RequestInterceptor) async -> [AFDataResponse<Data>] {
+        await withTaskGroup(of: AFDataResponse<Data>.self) { group in
+            for _ in 0..<count {
+                group.addTask { await session.request(url, interceptor: interceptor).validate().serializingData().response }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
+    @Test func aHundredRequestsWithAnExpiredCredentialCauseOneRefresh() async throws {
+        let client = uniqueKey(), adapted = Gate(opensAfter: 100)
+        let authenticator = GatedAuthenticator(Self.authenticator(client), gate: adapted)
+        let interceptor = AuthenticationInterceptor(authenticator: authenticator, credential: Self.expired)
+        let session = makeSession()
+        // The refresh finishes only after all 100 requests asked to be adapted: all of them wait for it.
+        let responses = await Self.concurrently(100, OAuthServer.resource(client), on: session,
+                                                interceptor: Counting(wrapped: interceptor, adapted: adapted))
+        #expect(responses.filter { $0.response?.statusCode == 200 }.count == 100)
+        #expect(authenticator.refreshes == 1)
+        #expect(await OAuthServer.refreshes(client) == 1)
+        #expect(interceptor.credential?.accessToken == "at-\(client)-1")
+        #expect(interceptor.credential?.refreshToken == "rt-\(client)-1")
+        withExtendedLifetime(session) {}
+    }
+
+    @Test func aCredentialTheServerRefusesIsRefreshedOnceAndEveryRequestRetried() async throws {
+        let client = uniqueKey(), retried = Gate(opensAfter: 100)
+        let authenticator = GatedAuthenticator(Self.authenticator(client), gate: retried)
+        // Not expired locally, but the server never issued it: every request gets a 401.
+        let credential = OAuth2Credential(accessToken: "unknown", refreshToken: "rt-0", expiration: Date().addingTimeInterval(3600))
+        let interceptor = AuthenticationInterceptor(authenticator: authenticator, credential: credential)
+        let session = makeSession()
+        let responses = await Self.concurrently(100, OAuthServer.resource(client), on: session,
+                                                interceptor: Counting(wrapped: interceptor, retried: retried))
+        #expect(responses.filter { $0.response?.statusCode == 200 }.count == 100)
+        #expect(responses.allSatisfy { $0.request?.headers["Authorization"] == "Bearer at-\(client)-1" })
+        #expect(authenticator.refreshes == 1)
+        #expect(await OAuthServer.refreshes(client) == 1)
+        withExtendedLifetime(session) {}
+    }
+
+    @Test func aRefreshFailureFailsEveryWaitingRequestWithTheRefreshError() async throws {
+        let client = uniqueKey(), adapted = Gate(opensAfter: 10)
+        let authenticator = GatedAuthenticator(Self.authenticator(client), gate: adapted)
+        let revoked = OAuth2Credential(accessToken: "stale", refreshToken: "revoked", expiration: Date().addingTimeInterval(-10))
+        let interceptor = AuthenticationInterceptor(authenticator: authenticator, credential: revoked)
+        let session = makeSession()
+        let responses = await Self.concurrently(10, OAuthServer.resource(client), on: session,
+                                                interceptor: Counting(wrapped: interceptor, adapted: adapted))
+        for response in responses {
+            guard case let .requestAdaptationFailed(error as OAuth2Error) = response.error else {
+                Issue.record("expected the refresh error, got \(String(describing: response.error))")
+                continue
+            }
+            #expect(error.code == .invalidGrant && error.statusCode == 400)
+            #expect(error.errorDescription == "refresh token revoked")
+        }
+        #expect(authenticator.refreshes == 1)
+        #expect(interceptor.credential == revoked)
+        withExtendedLifetime(session) {}
+    }
+
+    @Test func refreshingAgainAndAgainIsExcessive() async throws {
+        let client = uniqueKey()
+        // Tokens issued for this client are refused by another client's resource: every refresh
+        // "works" and every retry gets a 401 again.
+        let interceptor = AuthenticationInterceptor(
+            authenticator: Self.authenticator(client), credential: OAuth2Credential(accessToken: "x", refreshToken: "rt-0"),
+            refreshWindow: .init(interval: 30, maximumAttempts: 2))
+        let session = makeSession()
+        let response = await session.request(OAuthServer.resource(uniqueKey()), interceptor: interceptor)
+            .validate().serializingData().response
+        guard case let .requestRetryFailed(retryError, _) = response.error else {
+            Issue.record("expected requestRetryFailed, got \(String(describing: response.error))")
+            return
+        }
+        #expect((retryError as? AuthenticationError) == .excessiveRefresh)
+        #expect(await OAuthServer.refreshes(client) == 2)
+        withExtendedLifetime(session) {}
+    }
+
+    @Test func withoutACredentialRequestsFailAndSucceedOnceOneIsSet() async throws {
+        let client = uniqueKey()
+        let interceptor = AuthenticationInterceptor(authenticator: Self.authenticator(client))
+        let session = makeSession()
+        let failed = await session.request(OAuthServer.resource(client), interceptor: interceptor).serializingData().response
+        guard case let .requestAdaptationFailed(error) = failed.error, (error as? AuthenticationError) == .missingCredential else {
+            Issue.record("expected missingCredential, got \(String(describing: failed.error))")
+            return
+        }
+        interceptor.credential = Self.expired
+        let response = await session.request(OAuthServer.resource(client), interceptor: interceptor).validate().serializingData().response
+        #expect(response.response?.statusCode == 200)
+        withExtendedLifetime(session) {}
+    }
+
+    @Test func theCredentialIsAppliedAsABearerToken() async throws {
+        let interceptor = AuthenticationInterceptor(authenticator: Self.authenticator(uniqueKey()),
+                                                    credential: OAuth2Credential(accessToken: "abc"))
+        let session = makeSession()
+        let response = await session.request(Server.httpbin("/bearer"), interceptor: interceptor)
+            .validate().serializingDecodable([String: AnyDecodable].self).response
+        #expect(response.value?["token"]?.text == "abc")
+        withExtendedLifetime(session) {}
+    }
+
+    @Test func theCredentialCanBeReadAndSetFromManyThreadsWhileRequestsRun() async throws {
+        let client = uniqueKey()
+        let interceptor = AuthenticationInterceptor(authenticator: Self.authenticator(client), credential: Self.expired)
+        let session = makeSession()
+        async let responses = Self.concurrently(20, OAuthServer.resource(client), on: session, interceptor: interceptor)
+        DispatchQueue.concurrentPerform(iterations: 200) { index in
+            if index % 2 == 0 { _ = interceptor.credential?.accessToken } else { _ = interceptor.credential }
+        }
+        #expect(await responses.allSatisfy { $0.response?.statusCode == 200 })
+        withExtendedLifetime(session) {}
+    }
+}
+
+/// Enough of JSON to read httpbin's answers.
+struct AnyDecodable: Decodable {
+    let text: String?
+    init(from decoder: any Decoder) throws {
+        text = try? decoder.singleValueContainer().decode(String.self)
+    }
+}

@@ -1,0 +1,105 @@
+import AFAuth
+import AFTestSupport
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Counts calls and opens once a number of them was reached (or after a generous timeout, so a
+/// broken expectation fails the test instead of hanging it).
+final class Gate: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var count = 0
+    private let needed: Int
+
+    init(opensAfter needed: Int) {
+        self.needed = needed
+    }
+
+    func arrive() {
+        condition.lock()
+        count += 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Blocks until `needed` arrivals (at most 20 s); whether they all came.
+    @discardableResult
+    func wait() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date().addingTimeInterval(20)
+        while count < needed {
+            if !condition.wait(until: deadline) { return false }
+        }
+        return true
+    }
+}
+
+/// An OAuth2Authenticator whose refreshes wait at `gate` first, and are counted.
+final class GatedAuthenticator: Authenticator, @unchecked Sendable {
+    let inner: OAuth2Authenticator
+    let gate: Gate
+    private let lock = NSLock()
+    private var refreshCount = 0
+
+    init(_ inner: OAuth2Authenticator, gate: Gate) {
+        self.inner = inner
+        self.gate = gate
+    }
+
+    var refreshes: Int { lock.withLock { refreshCount } }
+
+    func apply(_ credential: OAuth2Credential, to urlRequest: inout URLRequest) {
+        inner.apply(credential, to: &urlRequest)
+    }
+
+    func refresh(_ credential: OAuth2Credential, for session: Session,
+                 completion: @escaping @Sendable (Result<OAuth2Credential, any Error>) -> Void) {
+        lock.withLock { refreshCount += 1 }
+        DispatchQueue.global().async {
+            self.gate.wait()
+            self.inner.refresh(credential, for: session, completion: completion)
+        }
+    }
+
+    func didRequest(_ urlRequest: URLRequest, with response: HTTPURLResponse, failDueToAuthenticationError error: any Error) -> Bool {
+        inner.didRequest(urlRequest, with: response, failDueToAuthenticationError: error)
+    }
+
+    func isRequest(_ urlRequest: URLRequest, authenticatedWith credential: OAuth2Credential) -> Bool {
+        inner.isRequest(urlRequest, authenticatedWith: credential)
+    }
+}
+
+/// An interceptor that tells `adapted` about each adaptation and `retried` about each retry
+/// decision it is asked for, then lets `wrapped` decide.
+struct Counting: RequestInterceptor {
+    let wrapped: any RequestInterceptor
+    var adapted: Gate?
+    var retried: Gate?
+
+    func adapt(_ urlRequest: URLRequest, for session: Session,
+               completion: @escaping @Sendable (Result<URLRequest, any Error>) -> Void) {
+        adapted?.arrive()
+        wrapped.adapt(urlRequest, for: session, completion: completion)
+    }
+
+    func retry(_ request: Request, for session: Session, dueTo error: any Error,
+               completion: @escaping @Sendable (RetryResult) -> Void) {
+        retried?.arrive()
+        wrapped.retry(request, for: session, dueTo: error, completion: completion)
+    }
+}
+
+enum OAuthServer {
+    static let token = URL(string: Server.faults("/oauth/token"))!
+
+    static func resource(_ client: String) -> String { Server.faults("/oauth/resource/\(client)") }
+
+    static func refreshes(_ client: String) async -> Int {
+        let session = makeSession()
+        defer { withExtendedLifetime(session) {} }
+        return Int(await session.request(Server.faults("/oauth/refreshes/\(client)")).serializingString().response.value ?? "") ?? -1
+    }
+}
