@@ -36,7 +36,8 @@ let package = Package(
         .target(name: "AFTrust", dependencies: ["AFCore", "CCurlShim"], swiftSettings: strict),
         .target(name: "AFCache", dependencies: ["AFCore", "CSQLite"], swiftSettings: strict),
         .target(name: "AFMultipart", dependencies: ["AFCore"], swiftSettings: strict),
-        .target(name: "AFReachability", dependencies: ["AFCore"], swiftSettings: strict),
+        .target(name: "CNetlink", cSettings: [.enableWarning("all"), .treatAllWarnings(as: .error)]),
+        .target(name: "AFReachability", dependencies: ["AFCore", "CNetlink"], swiftSettings: strict),
         .executableTarget(name: "af", dependencies: ["AFCore"], swiftSettings: strict),
         // Loopback servers and helpers shared by the test targets.
         .target(name: "AFTestSupport", dependencies: ["AFCore"], path: "Tests/AFTestSupport", swiftSettings: strict),
@@ -45,6 +46,7 @@ let package = Package(
         .testTarget(name: "AFTrustTests", dependencies: ["AFTrust", "AFTestSupport"], swiftSettings: strict),
         .testTarget(name: "AFCacheTests", dependencies: ["AFCache", "AFTestSupport"], swiftSettings: strict),
         .testTarget(name: "AFAuthTests", dependencies: ["AFAuth", "AFTestSupport"], swiftSettings: strict),
+        .testTarget(name: "AFReachabilityTests", dependencies: ["AFReachability", "CNetlink", "AFTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

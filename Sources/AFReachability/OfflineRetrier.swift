@@ -1,0 +1,87 @@
+import AFCore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Retries a request that failed because the network was gone (not connected, connection lost,
+/// cannot connect, host name not found) once `monitor` reports the network reachable again, or
+/// gives up after `maximumWait`. Other errors are left to the next retrier: compose it with a
+/// `RetryPolicy` in an `Interceptor`.
+public final class OfflineRetrier: RequestInterceptor, @unchecked Sendable {
+    /// How long a request waits for the network by default.
+    public static let defaultMaximumWait: DispatchTimeInterval = .seconds(5)
+
+    /// The URL error codes that mean "the network is not there".
+    public static let offlineErrorCodes: Set<URLError.Code> = [
+        .notConnectedToInternet, .networkConnectionLost, .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed,
+    ]
+
+    /// Whether `error` (an `AFError` wrapping a `URLError`, or a `URLError`) is a connectivity one.
+    public static func isOfflineError(_ error: any Error) -> Bool {
+        let underlying = (error as? AFError)?.underlyingError ?? error
+        guard let urlError = underlying as? URLError else { return false }
+        return offlineErrorCodes.contains(urlError.code)
+    }
+
+    private struct Waiters {
+        var next = 0
+        var waiting: [Int: @Sendable (RetryResult) -> Void] = [:]
+    }
+
+    private let monitor: NetworkReachabilityManager
+    private let maximumWait: DispatchTimeInterval
+    private let isOfflineError: @Sendable (any Error) -> Bool
+    private let waiters = Protected(Waiters())
+    private let queue = DispatchQueue(label: "org.alamofire.offlineRetrier")
+
+    /// Creates a retrier that asks `monitor` (by default any route) whether the network is back.
+    public init?(monitor: NetworkReachabilityManager? = .default, maximumWait: DispatchTimeInterval = defaultMaximumWait,
+                 isOfflineError: @escaping @Sendable (any Error) -> Bool = OfflineRetrier.isOfflineError) {
+        guard let monitor else { return nil }
+        self.monitor = monitor
+        self.maximumWait = maximumWait
+        self.isOfflineError = isOfflineError
+    }
+
+    public func retry(_ request: Request, for session: Session, dueTo error: any Error,
+                      completion: @escaping @Sendable (RetryResult) -> Void) {
+        guard isOfflineError(error) else { return completion(.doNotRetry) }
+        let (id, first) = waiters.withLock { waiters -> (Int, Bool) in
+            waiters.next += 1
+            waiters.waiting[waiters.next] = completion
+            return (waiters.next, waiters.waiting.count == 1)
+        }
+        queue.asyncAfter(deadline: .now() + maximumWait) { [weak self] in self?.release([id], with: .doNotRetry) }
+        if first { queue.async { self.listenWhileWaiting() } }
+    }
+
+    /// On `queue`: listens while requests wait, and only then. `isListening` lives on `queue`.
+    private var isListening = false
+
+    private func listenWhileWaiting() {
+        let waiting = waiters.withLock { !$0.waiting.isEmpty }
+        if waiting, !isListening {
+            // The listener hears the current status first: a network already back retries at once.
+            isListening = monitor.startListening(onQueue: queue) { [weak self] status in
+                guard let self, case .reachable = status else { return }
+                self.release(nil, with: .retry)
+            }
+            if !isListening { release(nil, with: .doNotRetry) }
+        } else if !waiting, isListening {
+            monitor.stopListening()
+            isListening = false
+        }
+    }
+
+    /// Answers the waiters `ids` (all when nil); stops listening when none is left.
+    private func release(_ ids: [Int]?, with result: RetryResult) {
+        let (released, empty) = waiters.withLock { waiters -> ([@Sendable (RetryResult) -> Void], Bool) in
+            let chosen = ids ?? Array(waiters.waiting.keys)
+            let released = chosen.compactMap { waiters.waiting.removeValue(forKey: $0) }
+            return (released, waiters.waiting.isEmpty && !released.isEmpty)
+        }
+        if empty { queue.async { self.listenWhileWaiting() } }
+        released.forEach { $0(result) }
+    }
+}

@@ -1,0 +1,223 @@
+#include "CNetlink.h"
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <poll.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/if.h>
+
+static int open_socket(unsigned int groups) {
+    int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | (groups ? SOCK_NONBLOCK : 0), NETLINK_ROUTE);
+    if (fd < 0) return -1;
+    struct sockaddr_nl local = {.nl_family = AF_NETLINK, .nl_groups = groups};
+    if (bind(fd, (struct sockaddr *)&local, sizeof(local)) < 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+int afn_open_monitor(void) {
+    return open_socket(RTMGRP_LINK | RTMGRP_IPV4_IFADDR | RTMGRP_IPV6_IFADDR | RTMGRP_IPV4_ROUTE | RTMGRP_IPV6_ROUTE);
+}
+
+int afn_open_query(void) {
+    return open_socket(0);
+}
+
+int afn_current_namespace(void) {
+    return open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+}
+
+static int same_file(int first, int second) {
+    struct stat a, b;
+    return fstat(first, &a) == 0 && fstat(second, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+int afn_open_in(int ns_fd, int monitor) {
+    int current = afn_current_namespace();
+    if (current < 0) return -1;
+    if (same_file(current, ns_fd)) {
+        close(current);
+        return monitor ? afn_open_monitor() : afn_open_query();
+    }
+    if (setns(ns_fd, CLONE_NEWNET) != 0) {
+        int saved = errno;
+        close(current);
+        errno = saved;
+        return -1;
+    }
+    int fd = monitor ? afn_open_monitor() : afn_open_query();
+    int saved = errno;
+    if (setns(current, CLONE_NEWNET) != 0) abort();  // never leave a thread in another namespace
+    close(current);
+    errno = saved;
+    return fd;
+}
+
+int afn_enter_namespace(const char *path) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    int result = setns(fd, CLONE_NEWNET);
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return result;
+}
+
+void afn_name_thread(const char *name) {
+    pthread_setname_np(pthread_self(), name);
+}
+
+int afn_wake_pipe(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC);
+}
+
+int afn_drain(int fd) {
+    char buffer[16384];
+    int count = 0;
+    for (;;) {
+        ssize_t size = recv(fd, buffer, sizeof(buffer), MSG_DONTWAIT);
+        if (size > 0) {
+            count++;
+            continue;
+        }
+        if (size < 0 && errno == EINTR) continue;
+        if (size < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return count;
+        // ENOBUFS: the kernel dropped messages for us; they were only triggers anyway.
+        if (size < 0 && errno == ENOBUFS) {
+            count++;
+            continue;
+        }
+        return size == 0 ? count : -1;
+    }
+}
+
+int afn_wait(int fd, int wake_fd) {
+    struct pollfd fds[2] = {{.fd = fd, .events = POLLIN}, {.fd = wake_fd, .events = POLLIN}};
+    for (;;) {
+        int ready = poll(fds, 2, -1);
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready < 0) return -1;
+        return (fds[0].revents & (POLLIN | POLLERR)) ? 1 : 0;
+    }
+}
+
+/// Sends `request` and reads the one answer (or error) with its sequence number into `answer`.
+static ssize_t ask(int fd, struct nlmsghdr *request, char *answer, size_t capacity) {
+    static unsigned int sequence;
+    request->nlmsg_seq = __atomic_add_fetch(&sequence, 1, __ATOMIC_RELAXED);
+    struct sockaddr_nl kernel = {.nl_family = AF_NETLINK};
+    if (sendto(fd, request, request->nlmsg_len, 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0) return -1;
+    for (;;) {
+        ssize_t size = recv(fd, answer, capacity, 0);
+        if (size < 0 && errno == EINTR) continue;
+        if (size < 0) return -1;
+        struct nlmsghdr *header = (struct nlmsghdr *)answer;
+        if (!NLMSG_OK(header, (size_t)size)) {
+            errno = EBADMSG;
+            return -1;
+        }
+        if (header->nlmsg_seq != request->nlmsg_seq) continue;  // a stale answer to an earlier question
+        return size;
+    }
+}
+
+/// The error a NLMSG_ERROR answer carries (0 for an acknowledgement), or 1 for a data answer.
+static int answer_error(struct nlmsghdr *header) {
+    if (header->nlmsg_type != NLMSG_ERROR) return 1;
+    struct nlmsgerr *error = NLMSG_DATA(header);
+    return error->error;
+}
+
+int afn_route_interface(int fd, int family, const unsigned char *address) {
+    size_t length = family == AF_INET ? 4 : 16;
+    struct {
+        struct nlmsghdr header;
+        struct rtmsg route;
+        char attributes[64];
+    } request;
+    memset(&request, 0, sizeof(request));
+    request.header.nlmsg_len = NLMSG_LENGTH(sizeof(struct rtmsg));
+    request.header.nlmsg_type = RTM_GETROUTE;
+    request.header.nlmsg_flags = NLM_F_REQUEST;
+    request.route.rtm_family = (unsigned char)family;
+    request.route.rtm_dst_len = (unsigned char)(length * 8);
+    struct rtattr *destination = (struct rtattr *)((char *)&request + NLMSG_ALIGN(request.header.nlmsg_len));
+    destination->rta_type = RTA_DST;
+    destination->rta_len = RTA_LENGTH(length);
+    memcpy(RTA_DATA(destination), address, length);
+    request.header.nlmsg_len = NLMSG_ALIGN(request.header.nlmsg_len) + RTA_ALIGN(destination->rta_len);
+
+    char answer[8192];
+    ssize_t size = ask(fd, &request.header, answer, sizeof(answer));
+    if (size < 0) return -1;
+    struct nlmsghdr *header = (struct nlmsghdr *)answer;
+    int error = answer_error(header);
+    if (error == -ENETUNREACH || error == -EHOSTUNREACH || error == -EACCES || error == -EPERM ||
+        error == -EINVAL || error == -ENETDOWN) {
+        return 0;
+    }
+    if (error <= 0) {
+        errno = error < 0 ? -error : EBADMSG;
+        return -1;
+    }
+    struct rtmsg *route = NLMSG_DATA(header);
+    if (route->rtm_type != RTN_UNICAST && route->rtm_type != RTN_LOCAL) return 0;
+    int attributes_length = (int)RTM_PAYLOAD(header);
+    for (struct rtattr *attribute = RTM_RTA(route); RTA_OK(attribute, attributes_length);
+         attribute = RTA_NEXT(attribute, attributes_length)) {
+        if (attribute->rta_type == RTA_OIF) return *(int *)RTA_DATA(attribute);
+    }
+    return 0;
+}
+
+int afn_link_info(int fd, int index, afn_link *link) {
+    struct {
+        struct nlmsghdr header;
+        struct ifinfomsg info;
+    } request;
+    memset(&request, 0, sizeof(request));
+    request.header.nlmsg_len = NLMSG_LENGTH(sizeof(struct ifinfomsg));
+    request.header.nlmsg_type = RTM_GETLINK;
+    request.header.nlmsg_flags = NLM_F_REQUEST;
+    request.info.ifi_family = AF_UNSPEC;
+    request.info.ifi_index = index;
+
+    char answer[16384];
+    ssize_t size = ask(fd, &request.header, answer, sizeof(answer));
+    if (size < 0) return -1;
+    struct nlmsghdr *header = (struct nlmsghdr *)answer;
+    int error = answer_error(header);
+    if (error == -ENODEV) return 0;
+    if (error <= 0) {
+        errno = error < 0 ? -error : EBADMSG;
+        return -1;
+    }
+    struct ifinfomsg *info = NLMSG_DATA(header);
+    memset(link, 0, sizeof(*link));
+    link->flags = info->ifi_flags;
+    link->type = info->ifi_type;
+    int attributes_length = (int)IFLA_PAYLOAD(header);
+    for (struct rtattr *attribute = IFLA_RTA(info); RTA_OK(attribute, attributes_length);
+         attribute = RTA_NEXT(attribute, attributes_length)) {
+        if (attribute->rta_type == IFLA_IFNAME) {
+            size_t count = RTA_PAYLOAD(attribute) < sizeof(link->name) - 1 ? RTA_PAYLOAD(attribute) : sizeof(link->name) - 1;
+            memcpy(link->name, RTA_DATA(attribute), count);
+        } else if (attribute->rta_type == IFLA_OPERSTATE) {
+            link->operstate = *(unsigned char *)RTA_DATA(attribute);
+        }
+    }
+    return 1;
+}

@@ -1,0 +1,125 @@
+import CNetlink
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A network namespace made for one test with `ip`: a veth pair whose inner end is in the
+/// namespace (10.a.b.2/30, default route via the outer end 10.a.b.1/30, which stays in the
+/// test's own namespace). Deleted by `remove()`.
+final class NetworkNamespace: @unchecked Sendable {
+    let name: String
+    let outer: String
+    let inner: String
+    let outerAddress: String
+    let innerAddress: String
+
+    /// Whether this process may make namespaces (root, `ip` present, netns allowed).
+    static let isPermitted: Bool = {
+        guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/sbin/ip") || FileManager.default.isExecutableFile(atPath: "/sbin/ip") else {
+            return false
+        }
+        let probe = "af-probe-\(getpid())"
+        guard (try? run(["netns", "add", probe])) != nil else { return false }
+        _ = try? run(["netns", "del", probe])
+        return true
+    }()
+
+    init() throws {
+        let tag = String(UInt32.random(in: 0..<0xFF_FFFF), radix: 16)
+        name = "af-\(tag)"
+        outer = "afo\(tag)"
+        inner = "afi\(tag)"
+        let second = Int.random(in: 0..<64) * 4, first = Int.random(in: 200..<250)
+        outerAddress = "10.\(first).\(second).1"
+        innerAddress = "10.\(first).\(second).2"
+        try Self.run(["netns", "add", name])
+        do {
+            try Self.run(["link", "add", outer, "type", "veth", "peer", "name", inner, "netns", name])
+            try Self.run(["addr", "add", "\(outerAddress)/30", "dev", outer])
+            try Self.run(["link", "set", outer, "up"])
+            try inside(["link", "set", "lo", "up"])
+            try inside(["addr", "add", "\(innerAddress)/30", "dev", inner])
+            try inside(["link", "set", inner, "up"])
+            try inside(["route", "add", "default", "via", outerAddress])
+        } catch {
+            remove()
+            throw error
+        }
+    }
+
+    /// Deletes the namespace (its veth end, and so the pair, goes with it).
+    func remove() {
+        _ = try? Self.run(["netns", "del", name])
+        _ = try? Self.run(["link", "del", outer])
+    }
+
+    /// Runs `ip arguments` in the namespace.
+    func inside(_ arguments: [String]) throws {
+        try Self.run(["-n", name] + arguments)
+    }
+
+    /// Runs `body` on a thread of its own that entered the namespace; what the body creates
+    /// there (netlink sockets, a Session's engine thread) lives in the namespace.
+    func enter<Result>(_ body: @escaping @Sendable () -> Result) -> Result {
+        let box = ResultBox<Result>()
+        let done = DispatchSemaphore(value: 0)
+        let path = "/run/netns/\(name)"
+        let thread = Thread {
+            guard afn_enter_namespace(path) == 0 else { fatalError("cannot enter \(path)") }
+            box.value = body()
+            done.signal()
+            // The thread ends here, still in the namespace: nothing else runs on it.
+        }
+        thread.start()
+        done.wait()
+        return box.value!
+    }
+
+    private final class ResultBox<Value>: @unchecked Sendable {
+        var value: Value?
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    @discardableResult
+    static func run(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: FileManager.default.isExecutableFile(atPath: "/usr/sbin/ip") ? "/usr/sbin/ip" : "/sbin/ip")
+        process.arguments = arguments
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let text = output.fileHandleForReading.readDataToEndOfFile()
+        let problem = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failure(description: "ip \(arguments.joined(separator: " ")): \(String(decoding: problem, as: UTF8.self))")
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The netlink sockets of this process that live in the namespace.
+    func ourNetlinkSockets() -> Int {
+        let inodes: Set<String> = Set(((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap { entry in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)"),
+                  target.hasPrefix("socket:[") else { return nil }
+            return String(target.dropFirst("socket:[".count).dropLast())
+        })
+        let table = enter { (try? String(contentsOfFile: "/proc/thread-self/net/netlink", encoding: .utf8)) ?? "" }
+        // Columns: sk Eth Pid Groups Rmem Wmem Dump Locks Drops Inode
+        return table.split(separator: "\n").dropFirst().filter { line in
+            line.split(separator: " ", omittingEmptySubsequences: true).last.map { inodes.contains(String($0)) } ?? false
+        }.count
+    }
+
+    /// Threads of this process named like the reachability monitor's (names are cut to 15 bytes).
+    static func monitorThreads() -> Int {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []).filter { task in
+            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?.hasPrefix("af-reachability") == true
+        }.count
+    }
+}
