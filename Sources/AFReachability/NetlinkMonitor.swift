@@ -11,7 +11,7 @@ final class NetlinkMonitor: @unchecked Sendable {
     private let fd: Int32
     private let wake: [Int32]
     /// Set by `start`, joined by `stop` (both on the owner's side, never concurrently).
-    private var thread: pthread_t?
+    private var thread: UInt?
     /// The monitor thread's name (the kernel keeps 15 bytes).
     static let threadName = "af-reachability"
 
@@ -30,16 +30,20 @@ final class NetlinkMonitor: @unchecked Sendable {
     /// Starts the thread; `onChange` runs on it.
     func start(onChange: @escaping @Sendable () -> Void) {
         let body = Body(fd: fd, wake: wake[0], onChange: onChange)
-        var created = pthread_t()
-        let result = pthread_create(&created, nil, { context in
+        var created: UInt = 0
+        let context = Unmanaged.passRetained(body).toOpaque()
+        let result = afn_start_thread(&created, Self.threadName, { context in
             let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
-            afn_name_thread(NetlinkMonitor.threadName)
             while afn_wait(body.fd, body.wake) == 1 {
                 if afn_drain(body.fd) != 0 { body.onChange() }
             }
             return nil
-        }, Unmanaged.passRetained(body).toOpaque())
-        thread = result == 0 ? created : nil
+        }, context)
+        if result == 0 {
+            thread = created
+        } else {
+            Unmanaged<Body>.fromOpaque(context).release()
+        }
     }
 
     /// What the thread needs, handed over at its start.
@@ -60,7 +64,7 @@ final class NetlinkMonitor: @unchecked Sendable {
         if let thread {
             var byte: UInt8 = 1
             _ = write(wake[1], &byte, 1)
-            pthread_join(thread, nil)
+            afn_join_thread(thread)
             self.thread = nil
         }
         close(fd)

@@ -76,8 +76,17 @@ int afn_enter_namespace(const char *path) {
     return result;
 }
 
-void afn_name_thread(const char *name) {
-    pthread_setname_np(pthread_self(), name);
+int afn_start_thread(unsigned long *thread, const char *name, void *(*body)(void *), void *context) {
+    pthread_t created;
+    int result = pthread_create(&created, NULL, body, context);
+    if (result != 0) return result;
+    pthread_setname_np(created, name);
+    *thread = (unsigned long)created;
+    return 0;
+}
+
+void afn_join_thread(unsigned long thread) {
+    pthread_join((pthread_t)thread, NULL);
 }
 
 int afn_wake_pipe(int fds[2]) {

@@ -42,10 +42,6 @@ import Testing
         try JSONSerialization.data(withJSONObject: servers.all).write(to: description)
         setenv("AF_TEST_SERVERS", description.path, 1)
         await #expect(processExitsWith: .success) {
-            // Files may not grow past 64 KiB: writing more fails with EFBIG instead of a signal.
-            signal(SIGXFSZ, SIG_IGN)
-            var limit = rlimit(rlim_cur: 64 << 10, rlim_max: 64 << 10)
-            guard setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0 else { _exit(3) }
             let file = URL(fileURLWithPath: ProcessInfo.processInfo.environment["AF_CACHE_FILE"]!)
             guard let cache = try? SQLiteURLCache(fileURL: file, memoryCapacity: 0, diskCapacity: 64 << 20) else { _exit(4) }
             nonisolated(unsafe) var storeFailures = 0
@@ -53,6 +49,11 @@ import Testing
             let configuration = URLSessionConfiguration.af.default
             configuration.urlCache = cache
             let session = makeSession(configuration: configuration)
+            // From now on files may not grow past 256 KiB: writing more fails with EFBIG (not a
+            // signal), as on a full disk.
+            signal(SIGXFSZ, SIG_IGN)
+            var limit = rlimit(rlim_cur: 256 << 10, rlim_max: 256 << 10)
+            guard setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0 else { _exit(3) }
             let response = await session.request(Server.http("/static/1mb.bin")).serializingData().response
             // The answer arrives whole; only the cache missed it.
             _exit(response.value?.count == 1 << 20 && storeFailures == 1 ? 0 : 5)

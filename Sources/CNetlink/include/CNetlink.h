@@ -51,8 +51,13 @@ int afn_open_in(int ns_fd, int monitor);
 /// -1 with errno. For tests, which make their own namespaces.
 int afn_enter_namespace(const char *path);
 
-/// Names the calling thread (the kernel keeps 15 bytes), as `ps` and /proc show it.
-void afn_name_thread(const char *name);
+/// Starts a thread running `body(context)`, already named `name` (the kernel keeps 15 bytes)
+/// when this returns; 0 with its id in `*thread`, else an errno value.
+int afn_start_thread(unsigned long *thread, const char *name, void *_Nullable (*_Nonnull body)(void *_Nullable),
+                     void *_Nullable context);
+
+/// Waits until `thread` ended.
+void afn_join_thread(unsigned long thread);
 
 /// A close-on-exec pipe to wake a thread blocked in afn_wait: 0, or -1 with errno.
 int afn_wake_pipe(int fds[_Nonnull 2]);
