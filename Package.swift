@@ -38,7 +38,8 @@ let package = Package(
         .target(name: "AFMultipart", dependencies: ["AFCore"], swiftSettings: strict),
         .target(name: "CNetlink", cSettings: [.enableWarning("all"), .treatAllWarnings(as: .error)]),
         .target(name: "AFReachability", dependencies: ["AFCore", "CNetlink"], swiftSettings: strict),
-        .executableTarget(name: "af", dependencies: ["AFCore"], swiftSettings: strict),
+        .executableTarget(name: "af", dependencies: ["AFCore", "AFTrust", "AFCache", "AFMultipart", "AFReachability"],
+                          swiftSettings: strict),
         // Loopback servers and helpers shared by the test targets.
         .target(name: "AFTestSupport", dependencies: ["AFCore"], path: "Tests/AFTestSupport", swiftSettings: strict),
         .testTarget(name: "AFCoreTests", dependencies: ["AFCore", "AFTestSupport"], swiftSettings: strict),
@@ -46,6 +47,8 @@ let package = Package(
         .testTarget(name: "AFTrustTests", dependencies: ["AFTrust", "AFTestSupport"], swiftSettings: strict),
         .testTarget(name: "AFCacheTests", dependencies: ["AFCache", "AFTestSupport"], swiftSettings: strict),
         .testTarget(name: "AFAuthTests", dependencies: ["AFAuth", "AFTestSupport"], swiftSettings: strict),
+        // Runs the built `af` tool (the dependency makes sure it is built first).
+        .testTarget(name: "AFCLITests", dependencies: ["af", "AFTestSupport"], swiftSettings: strict),
         .testTarget(name: "AFReachabilityTests", dependencies: ["AFReachability", "CNetlink", "AFTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

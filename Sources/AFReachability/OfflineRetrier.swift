@@ -6,7 +6,8 @@ import FoundationNetworking
 
 /// Retries a request that failed because the network was gone (not connected, connection lost,
 /// cannot connect, host name not found) once `monitor` reports the network reachable again, or
-/// gives up after `maximumWait`. Other errors are left to the next retrier: compose it with a
+/// gives up after `maximumWait`. When the monitor says the network is there at the time of the
+/// failure, it does not retry (the failure has another cause). Other errors are left to the next retrier: compose it with a
 /// `RetryPolicy` in an `Interceptor`.
 public final class OfflineRetrier: RequestInterceptor, @unchecked Sendable {
     /// How long a request waits for the network by default.
@@ -47,13 +48,18 @@ public final class OfflineRetrier: RequestInterceptor, @unchecked Sendable {
     public func retry(_ request: Request, for session: Session, dueTo error: any Error,
                       completion: @escaping @Sendable (RetryResult) -> Void) {
         guard isOfflineError(error) else { return completion(.doNotRetry) }
-        let (id, first) = waiters.withLock { waiters -> (Int, Bool) in
-            waiters.next += 1
-            waiters.waiting[waiters.next] = completion
-            return (waiters.next, waiters.waiting.count == 1)
+        queue.async {
+            // The network is there: the failure was not for want of it (a refused connection, a
+            // name that does not exist), and waiting would only repeat it.
+            if case .reachable = self.monitor.status { return completion(.doNotRetry) }
+            let id = self.waiters.withLock { waiters -> Int in
+                waiters.next += 1
+                waiters.waiting[waiters.next] = completion
+                return waiters.next
+            }
+            self.queue.asyncAfter(deadline: .now() + self.maximumWait) { [weak self] in self?.release([id], with: .doNotRetry) }
+            self.listenWhileWaiting()
         }
-        queue.asyncAfter(deadline: .now() + maximumWait) { [weak self] in self?.release([id], with: .doNotRetry) }
-        if first { queue.async { self.listenWhileWaiting() } }
     }
 
     /// On `queue`: listens while requests wait, and only then. `isListening` lives on `queue`.

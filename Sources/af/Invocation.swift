@@ -1,0 +1,120 @@
+import Foundation
+
+/// What the command line asked for.
+struct Invocation {
+    var method: String?
+    var url = ""
+    var items: [RequestItem] = []
+    var form = false
+    var multipart = false
+    var download = false
+    var output: String?
+    var upload: String?
+    var cache: String?
+    var pins: [String] = []
+    var retries = 0
+    /// Seconds to wait for the network when a request fails for want of it; nil: do not wait.
+    var waitForNetwork: TimeInterval?
+    var http2 = false
+    var verbose = false
+    var timeout: TimeInterval?
+
+    static let usage = """
+        usage: af [options] [METHOD] URL [ITEM ...]
+               af demo
+
+        ITEM, as httpie writes them:
+          Name:Value          a request header
+          name==value         a query parameter
+          field=value         a body field (a JSON string, or a form field with --form)
+          field:=json         a body field with a raw JSON value (number, true, [..], {..})
+          field@path          a file part (multipart/form-data)
+
+        options:
+          -f, --form                fields as application/x-www-form-urlencoded
+              --multipart           fields and files as multipart/form-data
+          -d, --download            save the body to a file, with a progress bar; an interrupted
+                                    download (Ctrl-C, lost connection) resumes on the next run
+          -o, --output FILE         where --download saves (default: the server's name for it)
+              --upload FILE         send FILE as the body, streamed from disk
+              --cache DB            keep an HTTP cache in the SQLite file DB
+              --pin sha256/BASE64   trust the server only if its chain has this public key
+                                    (repeatable)
+              --retry N             retry failures RetryPolicy retries, up to N times
+              --wait-for-network[=SECONDS]
+                                    when the network is gone, wait for it (60 s) and retry
+              --http2               fail unless the exchange used HTTP/2
+          -v, --verbose             print the request, the response headers and the timings
+              --timeout SECONDS     give up on a request idle that long
+          -h, --help
+
+        exit status: 0 success (status below 400), 4 a 4xx answer, 5 a 5xx answer, 2 a usage
+        error, 3 a request that failed (network, TLS, timeout, --http2), 6 a local file problem.
+        """
+
+    struct UsageError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT", "QUERY"]
+
+    /// Parses the arguments (without the program name).
+    init(_ arguments: [String]) throws {
+        var iterator = arguments.makeIterator()
+        var positional: [String] = []
+        func value(for option: String) throws -> String {
+            guard let value = iterator.next() else { throw UsageError(description: "\(option) needs a value") }
+            return value
+        }
+        while let argument = iterator.next() {
+            switch argument {
+            case "-f", "--form": form = true
+            case "--multipart": multipart = true
+            case "-d", "--download": download = true
+            case "-o", "--output": output = try value(for: argument)
+            case "--upload": upload = try value(for: argument)
+            case "--cache": cache = try value(for: argument)
+            case "--pin": pins.append(try value(for: argument))
+            case "--retry":
+                guard let count = Int(try value(for: argument)), count >= 0 else {
+                    throw UsageError(description: "--retry needs a count")
+                }
+                retries = count
+            case "--wait-for-network": waitForNetwork = 60
+            case _ where argument.hasPrefix("--wait-for-network="):
+                guard let seconds = TimeInterval(argument.dropFirst("--wait-for-network=".count)), seconds > 0 else {
+                    throw UsageError(description: "--wait-for-network= needs seconds")
+                }
+                waitForNetwork = seconds
+            case "--http2": http2 = true
+            case "-v", "--verbose": verbose = true
+            case "--timeout":
+                guard let seconds = TimeInterval(try value(for: argument)), seconds > 0 else {
+                    throw UsageError(description: "--timeout needs seconds")
+                }
+                timeout = seconds
+            case "-h", "--help": throw UsageError(description: "")
+            case _ where argument.hasPrefix("-") && argument.count > 1:
+                throw UsageError(description: "unknown option \(argument)")
+            default: positional.append(argument)
+            }
+        }
+        if let first = positional.first, Self.methods.contains(first.uppercased()) {
+            method = first.uppercased()
+            positional.removeFirst()
+        }
+        guard let url = positional.first else { throw UsageError(description: "no URL") }
+        self.url = url.contains("://") ? url : "http://" + url
+        items = try positional.dropFirst().map(RequestItem.init)
+        if items.contains(where: \.isFile) { multipart = true }
+        if upload != nil, items.contains(where: \.isBodyField) {
+            throw UsageError(description: "--upload sends a file as the body: it cannot also send fields")
+        }
+        if download, upload != nil || multipart { throw UsageError(description: "--download is for GET-like requests") }
+    }
+
+    /// The method: given, else POST when there is a body, else GET.
+    var effectiveMethod: String {
+        method ?? (upload != nil || items.contains(where: \.isBodyField) ? "POST" : "GET")
+    }
+}

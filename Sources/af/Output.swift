@@ -1,0 +1,79 @@
+import AFCore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What `af` prints: the body on standard output; status line, headers, timings and errors on
+/// standard error when asked or needed.
+struct Output {
+    func usage(_ error: Invocation.UsageError) -> Int32 {
+        if !error.description.isEmpty { note("af: \(error.description)") }
+        note(Invocation.usage)
+        return 2
+    }
+
+    func failure(_ message: String, status: Int32) -> Int32 {
+        note("af: \(message)")
+        return status
+    }
+
+    func note(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// Prints the response (the body to standard output); the exit status.
+    func response(_ response: AFDataResponse<Data>, verbose: Bool, requireHTTP2: Bool) -> Int32 {
+        let transaction = response.metrics?.transactionMetrics.last
+        if verbose, let request = response.request { self.request(request) }
+        if let http = response.response {
+            note("\(transaction?.networkProtocolName ?? "HTTP") \(http.statusCode) \(HTTPURLResponse.localizedString(forStatusCode: http.statusCode))")
+            if verbose { for header in http.headers.sorted() { note("\(header.name): \(header.value)") } }
+        }
+        if verbose, let metrics = response.metrics { timings(metrics) }
+        if let data = response.data, !data.isEmpty {
+            FileHandle.standardOutput.write(data)
+            if data.last != UInt8(ascii: "\n") { FileHandle.standardOutput.write(Data("\n".utf8)) }
+        }
+        if let error = response.error {
+            // --retry turns 5xx answers into errors (to retry them); the last one is still an answer.
+            if case .responseValidationFailed(.unacceptableStatusCode) = error { return Self.status(for: response.response?.statusCode) }
+            return failure(describe(error), status: 3)
+        }
+        if requireHTTP2, transaction?.networkProtocolName != "h2" {
+            return failure("--http2: the exchange used \(transaction?.networkProtocolName ?? "no protocol"), not HTTP/2", status: 3)
+        }
+        return Self.status(for: response.response?.statusCode)
+    }
+
+    static func status(for code: Int?) -> Int32 {
+        switch code ?? 0 {
+        case 400..<500: 4
+        case 500..<600: 5
+        default: 0
+        }
+    }
+
+    func request(_ request: URLRequest) {
+        note("> \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")")
+        for header in request.headers.sorted() { note("> \(header.name): \(header.value)") }
+    }
+
+    func timings(_ metrics: TaskMetrics) {
+        for (index, transaction) in metrics.transactionMetrics.enumerated() {
+            func ms(_ seconds: TimeInterval?) -> String { seconds.map { String(format: "%.1f ms", $0 * 1000) } ?? "-" }
+            let source = switch transaction.resourceFetchType {
+            case .networkLoad: transaction.isReusedConnection ? "network, reused connection" : "network"
+            case .localCache: "cache"
+            case .revalidatedCache: "cache, revalidated"
+            }
+            note("* exchange \(index + 1) (\(source)): DNS \(ms(transaction.domainLookupDuration)), connect \(ms(transaction.connectDuration)), TLS \(ms(transaction.secureConnectionDuration)), first byte \(ms(transaction.timeToFirstByte)), total \(ms(transaction.totalDuration))")
+        }
+    }
+
+    /// The error in words: AF's reason and, when there is one, the underlying error's.
+    func describe(_ error: AFError) -> String {
+        if case let .sessionTaskFailed(underlying) = error { return underlying.localizedDescription }
+        return error.localizedDescription
+    }
+}

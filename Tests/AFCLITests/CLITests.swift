@@ -1,0 +1,122 @@
+import AFTestSupport
+import Foundation
+import Testing
+
+/// The `af` tool, run as a process against the loopback servers.
+@Suite(.timeLimit(.minutes(1))) struct CLITests {
+    struct Run {
+        var status: Int32
+        var output: String
+        var errors: String
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]) ?? [:] }
+    }
+
+    /// Runs `af arguments` in `directory`.
+    static func af(_ arguments: [String], in directory: URL? = nil) throws -> Run {
+        let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("af")
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var environment = ProcessInfo.processInfo.environment
+        environment["SSL_CERT_FILE"] = TestServers.shared.caFile
+        process.environment = environment
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
+                   errors: String(decoding: err, as: UTF8.self))
+    }
+
+    @Test func jsonFieldsQueryAndHeaders() throws {
+        let run = try Self.af(["POST", Server.httpbin("/post"), "name=af", "count:=3", "tags:=[1,2]", "q==search", "X-Demo:yes"])
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.json["json"] as? NSDictionary == ["name": "af", "count": 3, "tags": [1, 2]] as NSDictionary)
+        #expect((run.json["args"] as? [String: String])?["q"] == "search")
+        #expect((run.json["headers"] as? [String: String])?["X-Demo"] == "yes")
+        #expect(run.errors.contains("200 OK"))
+    }
+
+    @Test func formMultipartAndUpload() throws {
+        let form = try Self.af(["-f", Server.httpbin("/post"), "a=1", "b=x y&z"])
+        #expect(form.json["form"] as? [String: String] == ["a": "1", "b": "x y&z"])
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("af-cli-\(UUID().uuidString).txt")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data("file body\n".utf8).write(to: file)
+        let multipart = try Self.af([Server.httpbin("/post"), "note=hi", "doc@\(file.path)"])
+        #expect(multipart.json["files"] as? [String: String] == ["doc": "file body\n"])
+        #expect(multipart.json["form"] as? [String: String] == ["note": "hi"])
+        let upload = try Self.af(["--upload", file.path, "PUT", Server.httpbin("/put")])
+        #expect(upload.json["data"] as? String == "file body\n")
+        #expect(try Self.af(["--upload", "/no/such/file", Server.httpbin("/put")]).status == 6)
+    }
+
+    @Test func exitStatuses() throws {
+        #expect(try Self.af([Server.httpbin("/status/404")]).status == 4)
+        #expect(try Self.af([Server.httpbin("/status/503")]).status == 5)
+        let usage = try Self.af(["--bogus", Server.httpbin("/get")])
+        #expect(usage.status == 2 && usage.errors.contains("unknown option --bogus") && usage.errors.contains("usage: af"))
+        let refused = try Self.af([Server.faults("/garbage")])
+        #expect(refused.status == 3 && refused.errors.hasPrefix("af: "))
+    }
+
+    @Test func aDownloadCutPartWayResumesOnTheNextRun() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("af-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cut = try Self.af(["-d", "-o", "body.bin", Server.faults("/resumable?size=100000&cut=30000")], in: directory)
+        #expect(cut.status == 3 && cut.errors.contains("run the same command again to resume"), "\(cut.errors)")
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("body.bin.af-resume").path))
+        let resumed = try Self.af(["-d", "-o", "body.bin", Server.faults("/resumable?size=100000&cut=30000")], in: directory)
+        #expect(resumed.status == 0 && resumed.errors.contains("resuming") && resumed.errors.contains("206"), "\(resumed.errors)")
+        let body = try Data(contentsOf: directory.appendingPathComponent("body.bin"))
+        #expect(body == Data((0..<100_000).map { UInt8((7 * $0 + 3) % 256) }))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("body.bin.af-resume").path))
+    }
+
+    @Test func cachePinsRetryAndHTTP2() throws {
+        let database = FileManager.default.temporaryDirectory.appendingPathComponent("af-cli-\(UUID().uuidString).sqlite")
+        defer { ["", "-wal", "-shm"].forEach { try? FileManager.default.removeItem(atPath: database.path + $0) } }
+        _ = try Self.af(["--cache", database.path, Server.httpbin("/cache/60")])
+        #expect(try Self.af(["-v", "--cache", database.path, Server.httpbin("/cache/60")]).errors.contains("(cache)"))
+
+        let directory = TestServers.shared.all["directory"]!
+        let certificate = try String(contentsOfFile: "\(directory)/server.pem", encoding: .utf8)
+        let pin = try #require(CertificatePin.sha256(ofPEM: certificate))
+        #expect(try Self.af(["--pin", pin, Server.https("/get")]).status == 0)
+        let mismatch = try Self.af(["--pin", "sha256/" + Data(count: 32).base64EncodedString(), Server.https("/get")])
+        #expect(mismatch.status == 3 && mismatch.errors.contains("pinning"), "\(mismatch.errors)")
+
+        let key = uniqueKey()
+        #expect(try Self.af(["--retry", "2", Server.faults("/flaky/\(key)?fail=2")]).status == 0)
+        #expect(try Self.af(["--retry", "1", Server.faults("/flaky/\(uniqueKey())?fail=2")]).status == 5)
+
+        #expect(try Self.af(["--http2", Server.https("/get")]).status == 0)
+        #expect(try Self.af(["--http2", Server.http("/get")]).status == 3)
+    }
+}
+
+/// A certificate's public key pin (`sha256/<base64 of its SPKI's SHA-256>`), computed with the
+/// openssl tool, as curl's documentation shows.
+enum CertificatePin {
+    static func sha256(ofPEM pem: String) -> String? {
+        let script = "openssl x509 -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        guard (try? process.run()) != nil else { return nil }
+        input.fileHandleForWriting.write(Data(pem.utf8))
+        try? input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? nil : "sha256/" + text
+    }
+}
