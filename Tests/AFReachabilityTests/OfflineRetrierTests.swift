@@ -107,3 +107,18 @@ struct OfflineRetrierTests {
         #expect(!OfflineRetrier.isOfflineError(AFError.explicitlyCancelled))
     }
 }
+
+/// OfflineRetrier when the network is there: nothing to wait for.
+@Suite(.timeLimit(.minutes(1))) struct OfflineRetrierOnlineTests {
+    @Test func aRefusedConnectionWithTheNetworkUpIsNotRetried() async throws {
+        let manager = try #require(NetworkReachabilityManager(host: "127.0.0.1"))
+        // A wait this long would trip the time limit: the request must end without it.
+        let retrier = try #require(OfflineRetrier(monitor: manager, maximumWait: .seconds(120)))
+        let session = Session(configuration: URLSessionConfiguration.af.default)
+        let request = session.request("http://127.0.0.1:9/", interceptor: retrier)
+        let response = await request.serializingData().response
+        #expect(response.error?.underlyingError.flatMap { $0 as? URLError }?.code == .cannotConnectToHost)
+        #expect(request.retryCount == 0)
+        withExtendedLifetime(session) {}
+    }
+}
