@@ -13,6 +13,15 @@ let package = Package(
         .library(name: "AFMultipart", targets: ["AFMultipart"]),
         .library(name: "AFReachability", targets: ["AFReachability"]),
         .executable(name: "af", targets: ["af"]),
+        // First-party plugins, built only on AFCore's public API.
+        .library(name: "AFLogging", targets: ["AFLogging"]),
+        .library(name: "AFMetrics", targets: ["AFMetrics"]),
+        .library(name: "AFTracing", targets: ["AFTracing"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         .systemLibrary(
@@ -40,6 +49,12 @@ let package = Package(
         .target(name: "AFReachability", dependencies: ["AFCore", "CNetlink"], swiftSettings: strict),
         .executableTarget(name: "af", dependencies: ["AFCore", "AFTrust", "AFCache", "AFMultipart", "AFReachability"],
                           swiftSettings: strict),
+        .target(name: "AFLogging", dependencies: ["AFCore", .product(name: "Logging", package: "swift-log")],
+                path: "Plugins/AFLogging", swiftSettings: strict),
+        .target(name: "AFMetrics", dependencies: ["AFCore", .product(name: "Metrics", package: "swift-metrics")],
+                path: "Plugins/AFMetrics", swiftSettings: strict),
+        .target(name: "AFTracing", dependencies: ["AFCore", .product(name: "Tracing", package: "swift-distributed-tracing")],
+                path: "Plugins/AFTracing", swiftSettings: strict),
         // Loopback servers and helpers shared by the test targets.
         .target(name: "AFTestSupport", dependencies: ["AFCore"], path: "Tests/AFTestSupport", swiftSettings: strict),
         .testTarget(name: "AFCoreTests", dependencies: ["AFCore", "AFTestSupport"], swiftSettings: strict),
@@ -47,6 +62,14 @@ let package = Package(
         .testTarget(name: "AFTrustTests", dependencies: ["AFTrust", "AFTestSupport"], swiftSettings: strict),
         .testTarget(name: "AFCacheTests", dependencies: ["AFCache", "AFTestSupport"], swiftSettings: strict),
         .testTarget(name: "AFAuthTests", dependencies: ["AFAuth", "AFTestSupport"], swiftSettings: strict),
+        .testTarget(name: "AFPluginTests",
+                    dependencies: ["AFCore", "AFLogging", "AFMetrics", "AFTracing", "AFTestSupport",
+                                   .product(name: "Logging", package: "swift-log"),
+                                   .product(name: "Metrics", package: "swift-metrics"),
+                                   .product(name: "MetricsTestKit", package: "swift-metrics"),
+                                   .product(name: "Tracing", package: "swift-distributed-tracing"),
+                                   .product(name: "InMemoryTracing", package: "swift-distributed-tracing")],
+                    swiftSettings: strict),
         // Runs the built `af` tool (the dependency makes sure it is built first).
         .testTarget(name: "AFCLITests", dependencies: ["af", "AFTestSupport"], swiftSettings: strict),
         .testTarget(name: "AFReachabilityTests", dependencies: ["AFReachability", "CNetlink", "AFTestSupport"], swiftSettings: strict),
