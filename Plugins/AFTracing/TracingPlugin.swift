@@ -38,11 +38,6 @@ public final class TracingPlugin: RequestInterceptor, EventMonitor, @unchecked S
         completion(.success(adapted))
     }
 
-    public func adapt(_ urlRequest: URLRequest, for session: Session,
-                      completion: @escaping @Sendable (Result<URLRequest, any Error>) -> Void) {
-        completion(.success(urlRequest))  // the state-carrying variant above is the one AF calls
-    }
-
     // MARK: Monitor
 
     public func requestDidFinish(_ request: Request) {
