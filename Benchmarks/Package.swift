@@ -1,11 +1,17 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-// Side-by-side benchmarks: AF against raw libcurl on the project's nginx. Build in release:
+// Side-by-side benchmarks: AF against raw libcurl, AsyncHTTPClient and Foundation's URLSession
+// on the project's nginx. Build in release:
 //   swift run -c release af-bench
 let package = Package(
     name: "AFBenchmarks",
-    dependencies: [.package(name: "AF", path: "..")],
+    dependencies: [
+        .package(name: "AF", path: ".."),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+    ],
     targets: [
         .systemLibrary(name: "CurlSystem", pkgConfig: "libcurl"),
         .target(name: "BenchSupport"),
@@ -17,6 +23,15 @@ let package = Package(
             name: "af-bench-client",
             dependencies: ["BenchSupport", .product(name: "AFCore", package: "AF"), .product(name: "AFMultipart", package: "AF"),
                            .product(name: "AFCache", package: "AF")]
+        ),
+        .executableTarget(
+            name: "ahc-bench-client",
+            dependencies: ["BenchSupport", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl")]
+        ),
+        .executableTarget(
+            name: "urlsession-bench-client",
+            dependencies: ["BenchSupport"]
         ),
         .executableTarget(
             name: "curl-multi-bench",

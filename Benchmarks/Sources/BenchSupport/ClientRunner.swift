@@ -13,23 +13,34 @@ public struct ClientRunner {
         self.extraArguments = extraArguments
     }
 
+    /// Set for a client that can only trust the system's CA bundle (URLSession on Linux): for
+    /// HTTPS it runs in a private mount namespace where the fixtures' CA is bind-mounted over
+    /// that bundle (root only; the system's own bundle is not touched).
+    public var trustsSystemBundleOnly = false
+
     public func run(url: String, count: Int, inflight: Int, caFile: String) throws -> RunResult {
-        try run(arguments: [url, String(count), String(inflight), caFile] + extraArguments)
+        let arguments = [url, String(count), String(inflight), caFile] + extraArguments
+        guard trustsSystemBundleOnly, url.hasPrefix("https:") else { return try run(arguments: arguments) }
+        let bundle = "/etc/ssl/certs/ca-certificates.crt"
+        let script = "mount --bind \"$0\" \(bundle) && exec \"$@\""
+        return try run(executable: URL(fileURLWithPath: "/usr/bin/unshare"),
+                       arguments: ["--mount", "--", "/bin/sh", "-c", script, caFile, executable.path] + arguments)
     }
 
-    /// Runs a large-body workload (`upload-file`, `upload-stream`, `download`, `stream`) of `megabytes` MiB.
-    public func runTransfer(mode: String, url: String, megabytes: Int) throws -> RunResult {
-        try run(arguments: [mode, url, String(megabytes)])
+    /// Runs a large-body workload (`download`, `upload-file`, `upload-multipart`, and for AF
+    /// `upload-stream`, `stream`) between `url` and the file at `path`.
+    public func runTransfer(mode: String, url: String, path: String) throws -> RunResult {
+        try run(arguments: [mode, url, path])
     }
 
-    /// Runs `count` sequential GETs of `url` answered by AF's HTTP cache (`cache-hits`).
+    /// Runs `count` sequential GETs of `url` answered by the client's HTTP cache (`cache-hits`).
     public func runCacheHits(url: String, count: Int) throws -> RunResult {
         try run(arguments: ["cache-hits", url, String(count)])
     }
 
-    private func run(arguments: [String]) throws -> RunResult {
+    private func run(executable: URL? = nil, arguments: [String]) throws -> RunResult {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = executable ?? self.executable
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output

@@ -7,6 +7,8 @@ public final class Fixture {
         public var https: String
         public var faults: String
         public var caFile: String
+        /// The servers' scratch folder; nginx serves its `static/` under `/static/`.
+        public var directory: String
     }
 
     public let endpoints: Endpoints

@@ -9,9 +9,11 @@ public struct RunResult: Codable, Sendable {
     public var maxRSSKiB: Int
     public var connections: Int
     public var bytes: Int
+    /// Cache workloads: how many measured requests reached the server instead of the cache.
+    public var cacheMisses: Int?
 
     public init(requests: Int, failures: Int, seconds: Double, cpuSeconds: Double,
-                maxRSSKiB: Int, connections: Int, bytes: Int) {
+                maxRSSKiB: Int, connections: Int, bytes: Int, cacheMisses: Int? = nil) {
         self.requests = requests
         self.failures = failures
         self.seconds = seconds
@@ -19,6 +21,7 @@ public struct RunResult: Codable, Sendable {
         self.maxRSSKiB = maxRSSKiB
         self.connections = connections
         self.bytes = bytes
+        self.cacheMisses = cacheMisses
     }
 
     public var requestsPerSecond: Double { Double(requests) / seconds }

@@ -5,27 +5,28 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Receives `megabytes` MiB from `url` (the fixtures' /blob): to a file (`download`) or through
-/// a stream handler that only counts the bytes (`stream`); prints one result line and exits.
-func runDownload(mode: String, url: String, megabytes: Int) -> Never {
+/// Receives `url` to the file at `path` (`download`, the file removed afterwards) or through a
+/// stream handler that only counts the bytes (`stream`, `path` unused); prints one result line
+/// and exits.
+func runDownload(mode: String, url: String, path: String) -> Never {
     let session = Session(configuration: URLSessionConfiguration.af.default)
     let done = DispatchSemaphore(value: 0)
     let outcome = Outcome()
     let start = DispatchTime.now()
-    let source = "\(url)?size=\(megabytes << 20)"
     switch mode {
     case "stream":
-        session.streamRequest(source).responseStream(on: DispatchQueue(label: "af-bench.stream")) { stream in
+        session.streamRequest(url).responseStream(on: DispatchQueue(label: "af-bench.stream")) { stream in
             switch stream.event {
             case let .stream(.success(data)): outcome.bytes += data.count
             case let .complete(completion):
-                if completion.error != nil { outcome.bytes = -1 }
+                if completion.error != nil || completion.response?.statusCode != 200 { outcome.bytes = -1 }
                 done.signal()
             }
         }
     default:
-        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("af-bench-download-\(getpid()).bin")
-        session.download(source, to: { _, _ in (destination, [.removePreviousFile]) })
+        let destination = URL(fileURLWithPath: path)
+        session.download(url, to: { _, _ in (destination, [.removePreviousFile]) })
+            .validate()
             .responseURL(queue: .global()) { response in
                 if let fileURL = response.value {
                     outcome.bytes = (try? FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? Int) ?? -1
@@ -37,5 +38,5 @@ func runDownload(mode: String, url: String, megabytes: Int) -> Never {
             }
     }
     done.wait()
-    reportTransfer(bytes: outcome.bytes, expected: megabytes << 20, since: start)
+    reportTransfer(bytes: outcome.bytes, since: start)
 }

@@ -2,7 +2,7 @@
 // each handled by `responseData`. Prints one JSON line of results.
 //
 // usage: af-bench-client URL COUNT INFLIGHT [CAFILE]
-//        af-bench-client upload-file|upload-stream|upload-multipart|download|stream URL MiB
+//        af-bench-client upload-file|upload-stream|upload-multipart|download|stream URL PATH
 //        af-bench-client cache-hits URL COUNT
 
 import AFCore
@@ -15,13 +15,13 @@ import FoundationNetworking
 
 let arguments = CommandLine.arguments
 if arguments.count == 4, arguments[1].hasPrefix("upload-") {
-    runUpload(mode: arguments[1], url: arguments[2], megabytes: Int(arguments[3]) ?? 0)
+    runUpload(mode: arguments[1], url: arguments[2], path: arguments[3])
 }
 if arguments.count == 4, arguments[1] == "cache-hits" {
     runCacheHits(url: arguments[2], count: Int(arguments[3]) ?? 0)
 }
 if arguments.count == 4, ["download", "stream"].contains(arguments[1]) {
-    runDownload(mode: arguments[1], url: arguments[2], megabytes: Int(arguments[3]) ?? 0)
+    runDownload(mode: arguments[1], url: arguments[2], path: arguments[3])
 }
 guard arguments.count >= 4, let url = URL(string: arguments[1]),
       let count = Int(arguments[2]), let requestedInflight = Int(arguments[3]),

@@ -2,11 +2,15 @@
 // handle, easy handles reused so connections stay alive. Prints one JSON line of results.
 //
 // usage: curl-multi-bench URL COUNT INFLIGHT [CAFILE] [BUFFERSIZE]
+//        curl-multi-bench download|upload-file|upload-multipart URL PATH   (transfer.c)
+
+#include "transfer.h"
 
 #include <curl/curl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <string.h>
 #include <time.h>
 
 static size_t discard(char *data, size_t size, size_t count, void *context) {
@@ -27,6 +31,9 @@ static double cpu_seconds(const struct rusage *usage) {
 }
 
 int main(int argc, char **argv) {
+    if (argc == 4 && (strcmp(argv[1], "download") == 0 || strncmp(argv[1], "upload-", 7) == 0)) {
+        return run_transfer(argv[1], argv[2], argv[3]);
+    }
     if (argc < 4) {
         fprintf(stderr, "usage: %s URL COUNT INFLIGHT [CAFILE] [BUFFERSIZE]\n", argv[0]);
         return 2;

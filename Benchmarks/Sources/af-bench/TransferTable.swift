@@ -1,0 +1,58 @@
+import BenchSupport
+import Foundation
+
+/// The large-body workloads for every client: a download from nginx's static files and two
+/// uploads to the fault server's /sink (which reads and counts the body), of one file of
+/// `1 GiB × scale` written once. AF also runs its InputStream upload and its DataStreamRequest.
+func transferTable(fixture: Fixture, clients: Clients, scale: Double) throws -> Table {
+    let megabytes = max(16, Int(1024 * scale))
+    let size = megabytes << 20
+    let source = URL(fileURLWithPath: fixture.endpoints.directory).appendingPathComponent("static/bench-source.bin")
+    try writeSource(source, megabytes: megabytes)
+    defer { try? FileManager.default.removeItem(at: source) }
+    let download = fixture.endpoints.http + "/static/bench-source.bin"
+    let sink = fixture.endpoints.faults + "/sink"
+    let landing = FileManager.default.temporaryDirectory.appendingPathComponent("af-bench-download-\(getpid()).bin").path
+
+    let workloads: [(name: String, mode: String, url: String, path: String, expected: (Int) -> Bool, clients: [ClientRunner])] = [
+        ("download to file", "download", download, landing, { $0 == size }, clients.all),
+        ("file upload", "upload-file", sink, source.path, { $0 == size }, clients.all),
+        ("multipart upload (one file part)", "upload-multipart", sink, source.path, { $0 > size }, clients.all),
+        ("InputStream upload", "upload-stream", sink, source.path, { $0 == size }, [clients.af]),
+        ("DataStreamRequest", "stream", download, "", { $0 == size }, [clients.af]),
+    ]
+    var table = Table(columns: ["workload", "client", "MiB", "MB/s", "CPU s", "peak RSS MiB", "AF ÷ client"])
+    for workload in workloads {
+        var afRate = 0.0
+        for client in workload.clients {
+            let result = try client.runTransfer(mode: workload.mode, url: workload.url, path: workload.path)
+            guard workload.expected(result.bytes) else {
+                throw BenchError("\(client.name) \(workload.mode): moved \(result.bytes) bytes, expected \(size)")
+            }
+            let rate = Double(result.bytes) / result.seconds / 1e6
+            if client.name == "AF" { afRate = rate }
+            table.add([workload.name, client.name, String(megabytes), String(format: "%.0f", rate),
+                       String(format: "%.2f", result.cpuSeconds), String(format: "%.1f", Double(result.maxRSSKiB) / 1024),
+                       client.name == "AF" ? "" : ratio(afRate, rate)])
+        }
+    }
+    return table
+}
+
+/// Writes `megabytes` MiB of non-repeating bytes, one MiB at a time.
+func writeSource(_ url: URL, megabytes: Int) throws {
+    guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw BenchError("cannot create \(url.path)") }
+    let handle = try FileHandle(forWritingTo: url)
+    defer { try? handle.close() }
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15  // xorshift: cheap, and no block repeats
+    var block = [UInt64](repeating: 0, count: (1 << 20) / 8)
+    for _ in 0..<megabytes {
+        for index in block.indices {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            block[index] = state
+        }
+        try block.withUnsafeBytes { try handle.write(contentsOf: Data($0)) }
+    }
+}
