@@ -25,6 +25,8 @@ public struct RunResult: Codable, Sendable {
     }
 
     public var requestsPerSecond: Double { Double(requests) / seconds }
+    /// Transfer workloads: body bytes moved per second, in MB (10⁶ bytes).
+    public var megabytesPerSecond: Double { Double(bytes) / seconds / 1e6 }
     public var cpuMillisecondsPer1000: Double { cpuSeconds * 1000 * 1000 / Double(requests) }
 }
 

@@ -4,11 +4,15 @@ import Foundation
 /// The large-body workloads for every client: a download from nginx's static files and two
 /// uploads to the fault server's /sink (which reads and counts the body), of one file of
 /// `1 GiB × scale` written once. AF also runs its InputStream upload and its DataStreamRequest.
-func transferTable(fixture: Fixture, clients: Clients, scale: Double) throws -> Table {
+/// Each client runs `repeats` times, interleaved with the others, and its median by MB/s is
+/// reported. Dirty pages are flushed before every run, so no run pays for the write-back of the
+/// one before it (the source file's, or another client's download).
+func transferTable(fixture: Fixture, clients: Clients, scale: Double, repeats: Int) throws -> Table {
     let megabytes = max(16, Int(1024 * scale))
     let size = megabytes << 20
     let source = URL(fileURLWithPath: fixture.endpoints.directory).appendingPathComponent("static/bench-source.bin")
     try writeSource(source, megabytes: megabytes)
+    sync()
     defer { try? FileManager.default.removeItem(at: source) }
     let download = fixture.endpoints.http + "/static/bench-source.bin"
     let sink = fixture.endpoints.faults + "/sink"
@@ -23,16 +27,26 @@ func transferTable(fixture: Fixture, clients: Clients, scale: Double) throws -> 
     ]
     var table = Table(columns: ["workload", "client", "MiB", "MB/s", "CPU s", "peak RSS MiB", "AF ÷ client"])
     for workload in workloads {
-        var afRate = 0.0
-        for client in workload.clients {
-            let result = try client.runTransfer(mode: workload.mode, url: workload.url, path: workload.path)
-            guard workload.expected(result.bytes) else {
-                throw BenchError("\(client.name) \(workload.mode): moved \(result.bytes) bytes, expected \(size)")
+        var runs = Array(repeating: [RunResult](), count: workload.clients.count)
+        for _ in 0..<repeats {
+            for (index, client) in workload.clients.enumerated() {
+                sync()
+                let result = try client.runTransfer(mode: workload.mode, url: workload.url, path: workload.path)
+                guard workload.expected(result.bytes) else {
+                    throw BenchError("\(client.name) \(workload.mode): moved \(result.bytes) bytes, expected \(size)")
+                }
+                runs[index].append(result)
             }
-            let rate = Double(result.bytes) / result.seconds / 1e6
+        }
+        var afRate = 0.0
+        for (index, client) in workload.clients.enumerated() {
+            let ranked = runs[index].sorted { $0.megabytesPerSecond < $1.megabytesPerSecond }
+            let result = ranked[ranked.count / 2]
+            let rate = result.megabytesPerSecond
+            let peakRSS = runs[index].map(\.maxRSSKiB).max() ?? 0
             if client.name == "AF" { afRate = rate }
             table.add([workload.name, client.name, String(megabytes), String(format: "%.0f", rate),
-                       String(format: "%.2f", result.cpuSeconds), String(format: "%.1f", Double(result.maxRSSKiB) / 1024),
+                       String(format: "%.2f", result.cpuSeconds), String(format: "%.1f", Double(peakRSS) / 1024),
                        client.name == "AF" ? "" : ratio(afRate, rate)])
         }
     }

@@ -3,7 +3,7 @@
 // AF's ratio to each peer.
 //
 // usage: af-bench [--repeat N] [--scale X] [--only requests|transfers|cache]
-//   --repeat N  runs per client and request workload; the median by requests/s is reported (default 3)
+//   --repeat N  runs per client and workload; the median by requests/s or MB/s is reported (default 3)
 //   --scale X   multiplies the request counts and the transfer size (default 1.0; 0.1 for a quick look)
 //   --only K    runs one kind of workload
 
@@ -69,7 +69,7 @@ func run() throws {
         print(table.markdown, summary.markdown, "", separator: "\n\n")
     }
     if options.includes("transfers") {
-        print(try transferTable(fixture: fixture, clients: clients, scale: options.scale).markdown, "", separator: "\n")
+        print(try transferTable(fixture: fixture, clients: clients, scale: options.scale, repeats: options.repeats).markdown, "", separator: "\n")
     }
     if options.includes("cache") {
         print(try cacheTable(fixture: fixture, clients: clients, scale: options.scale).markdown)

@@ -33,9 +33,19 @@ static size_t read_file(char *buffer, size_t size, size_t count, void *context) 
     return fread(buffer, size, count, ((struct counted_file *)context)->file) * size;
 }
 
-static size_t discard_response(char *data, size_t size, size_t count, void *context) {
-    (void)data;
-    (void)context;
+/// Keeps the start of the response (the /sink answer, `{"bytes": N}`) to check the count.
+struct answer {
+    char text[256];
+    size_t length;
+};
+
+static size_t keep_answer(char *data, size_t size, size_t count, void *context) {
+    struct answer *answer = context;
+    size_t room = sizeof(answer->text) - 1 - answer->length;
+    size_t taken = size * count < room ? size * count : room;
+    memcpy(answer->text + answer->length, data, taken);
+    answer->length += taken;
+    answer->text[answer->length] = 0;
     return size * count;
 }
 
@@ -83,6 +93,7 @@ int run_transfer(const char *mode, const char *url, const char *path) {
     curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
 
     struct counted_file file = {0};
+    struct answer answer = {0};
     curl_mime *form = NULL;
     double start = monotonic();
     if (download) {
@@ -91,7 +102,8 @@ int run_transfer(const char *mode, const char *url, const char *path) {
         curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, write_file);
         curl_easy_setopt(easy, CURLOPT_WRITEDATA, &file);
     } else {
-        curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, discard_response);
+        curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, keep_answer);
+        curl_easy_setopt(easy, CURLOPT_WRITEDATA, &answer);
         if (strcmp(mode, "upload-multipart") == 0) {
             form = curl_mime_init(easy);
             curl_mimepart *part = curl_mime_addpart(form);
@@ -114,9 +126,15 @@ int run_transfer(const char *mode, const char *url, const char *path) {
     curl_off_t moved = 0;
     curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
     curl_easy_getinfo(easy, download ? CURLINFO_SIZE_DOWNLOAD_T : CURLINFO_SIZE_UPLOAD_T, &moved);
+    if (!download) {  // what the server says it read, not what curl says it sent
+        const char *field = strstr(answer.text, "\"bytes\"");
+        long long counted = -1;
+        if (!field || sscanf(field, "\"bytes\" : %lld", &counted) != 1) counted = -1;
+        moved = (curl_off_t)counted;
+    }
     if (file.file) fclose(file.file);
     if (download) unlink(path);
-    int failed = result != CURLE_OK || status / 100 != 2 || (!download && moved < info.st_size);
+    int failed = result != CURLE_OK || status / 100 != 2 || (!download && moved < (curl_off_t)info.st_size);
 
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
