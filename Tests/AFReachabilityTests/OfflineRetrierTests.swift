@@ -2,123 +2,125 @@
 import Foundation
 import Testing
 
-/// OfflineRetrier with a request that fails while the link is down, and a server on the other
-/// end of the link.
-@Suite(.serialized, .timeLimit(.minutes(1)),
-       .enabled(if: NetworkNamespace.isPermitted, "needs root and `ip netns` (network namespaces); skipped here"))
-struct OfflineRetrierTests {
-    /// A static HTTP server (Python's) bound to one address, answering /hello.txt with "hello".
-    final class LinkServer {
-        let port: Int
-        private let process = Process()
-        private let directory = FileManager.default.temporaryDirectory.appendingPathComponent("af-link-\(UUID().uuidString)")
+extension InProcessMonitors {
+    /// OfflineRetrier with a request that fails while the link is down, and a server on the other
+    /// end of the link.
+    @Suite(.serialized, .timeLimit(.minutes(1)),
+           .enabled(if: NetworkNamespace.isPermitted, "needs root and `ip netns` (network namespaces); skipped here"))
+    struct OfflineRetrierTests {
+        /// A static HTTP server (Python's) bound to one address, answering /hello.txt with "hello".
+        final class LinkServer {
+            let port: Int
+            private let process = Process()
+            private let directory = FileManager.default.temporaryDirectory.appendingPathComponent("af-link-\(UUID().uuidString)")
 
-        init(address: String) throws {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try Data("hello".utf8).write(to: directory.appendingPathComponent("hello.txt"))
-            let script = """
-                import functools, http.server, sys
-                handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[2])
-                server = http.server.ThreadingHTTPServer((sys.argv[1], 0), handler)
-                print(server.server_address[1], flush=True)
-                server.serve_forever()
-                """
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "-c", script, address, directory.path]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            var line = Data()
-            while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-                line.append(byte)
+            init(address: String) throws {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                try Data("hello".utf8).write(to: directory.appendingPathComponent("hello.txt"))
+                let script = """
+                    import functools, http.server, sys
+                    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[2])
+                    server = http.server.ThreadingHTTPServer((sys.argv[1], 0), handler)
+                    print(server.server_address[1], flush=True)
+                    server.serve_forever()
+                    """
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = ["python3", "-c", script, address, directory.path]
+                let output = Pipe()
+                process.standardOutput = output
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                var line = Data()
+                while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
+                    line.append(byte)
+                }
+                guard let port = Int(String(decoding: line, as: UTF8.self)) else {
+                    throw NetworkNamespace.Failure(description: "the link server did not start")
+                }
+                self.port = port
             }
-            guard let port = Int(String(decoding: line, as: UTF8.self)) else {
-                throw NetworkNamespace.Failure(description: "the link server did not start")
-            }
-            self.port = port
-        }
 
-        func stop() {
-            // SIGKILL: a child spawned from a dispatch thread inherits its blocked SIGTERM.
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            try? FileManager.default.removeItem(at: directory)
-        }
-    }
-
-    /// Signals once a connectivity failure reached the retrier.
-    final class Signal: @unchecked Sendable {
-        private let semaphore = DispatchSemaphore(value: 0)
-        func fire() { semaphore.signal() }
-        func wait() async -> Bool {
-            await withCheckedContinuation { continuation in
-                DispatchQueue.global().async { continuation.resume(returning: self.semaphore.wait(timeout: .now() + 20) == .success) }
+            func stop() {
+                // SIGKILL: a child spawned from a dispatch thread inherits its blocked SIGTERM.
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                try? FileManager.default.removeItem(at: directory)
             }
         }
-    }
 
-    @Test func aRequestMadeWhileTheLinkIsDownSucceedsOnceItReturns() async throws {
-        let namespace = try NetworkNamespace()
-        defer { namespace.remove() }
-        let server = try LinkServer(address: namespace.outerAddress)
-        defer { server.stop() }
-        try namespace.inside(["link", "set", namespace.inner, "down"])
-
-        // The Session's engine thread and the manager's sockets live in the namespace.
-        let (session, manager) = namespace.enter {
-            (Session(configuration: URLSessionConfiguration.af.default), NetworkReachabilityManager(host: namespace.outerAddress))
+        /// Signals once a connectivity failure reached the retrier.
+        final class Signal: @unchecked Sendable {
+            private let semaphore = DispatchSemaphore(value: 0)
+            func fire() { semaphore.signal() }
+            func wait() async -> Bool {
+                await withCheckedContinuation { continuation in
+                    DispatchQueue.global().async { continuation.resume(returning: self.semaphore.wait(timeout: .now() + 20) == .success) }
+                }
+            }
         }
-        let failed = Signal()
-        let retrier = try #require(OfflineRetrier(monitor: manager, maximumWait: .seconds(20)) { error in
-            let offline = OfflineRetrier.isOfflineError(error)
-            if offline { failed.fire() }
-            return offline
-        })
-        let request = session.request("http://\(namespace.outerAddress):\(server.port)/hello.txt",
-                                      interceptor: Interceptor(retriers: [retrier, RetryPolicy()]))
-        let response = Task { await request.serializingString().response }
-        #expect(await failed.wait(), "the first attempt should fail for want of a route")
-        try namespace.inside(["link", "set", namespace.inner, "up"])
-        let result = await response.value
-        #expect(result.value == "hello")
-        #expect(request.retryCount == 1)
-        withExtendedLifetime(session) {}
-    }
 
-    @Test func theWaitIsBounded() async throws {
-        let namespace = try NetworkNamespace()
-        defer { namespace.remove() }
-        try namespace.inside(["link", "set", namespace.inner, "down"])
-        let (session, manager) = namespace.enter {
-            (Session(configuration: URLSessionConfiguration.af.default), NetworkReachabilityManager(host: namespace.outerAddress))
+        @Test func aRequestMadeWhileTheLinkIsDownSucceedsOnceItReturns() async throws {
+            let namespace = try NetworkNamespace()
+            defer { namespace.remove() }
+            let server = try LinkServer(address: namespace.outerAddress)
+            defer { server.stop() }
+            try namespace.inside(["link", "set", namespace.inner, "down"])
+
+            // The Session's engine thread and the manager's sockets live in the namespace.
+            let (session, manager) = namespace.enter {
+                (Session(configuration: URLSessionConfiguration.af.default), NetworkReachabilityManager(host: namespace.outerAddress))
+            }
+            let failed = Signal()
+            let retrier = try #require(OfflineRetrier(monitor: manager, maximumWait: .seconds(20)) { error in
+                let offline = OfflineRetrier.isOfflineError(error)
+                if offline { failed.fire() }
+                return offline
+            })
+            let request = session.request("http://\(namespace.outerAddress):\(server.port)/hello.txt",
+                                          interceptor: Interceptor(retriers: [retrier, RetryPolicy()]))
+            let response = Task { await request.serializingString().response }
+            #expect(await failed.wait(), "the first attempt should fail for want of a route")
+            try namespace.inside(["link", "set", namespace.inner, "up"])
+            let result = await response.value
+            #expect(result.value == "hello")
+            #expect(request.retryCount == 1)
+            withExtendedLifetime(session) {}
         }
-        let retrier = try #require(OfflineRetrier(monitor: manager, maximumWait: .milliseconds(200)))
-        let response = await session.request("http://\(namespace.outerAddress):9/", interceptor: retrier)
-            .serializingData().response
-        #expect(response.error?.underlyingError.flatMap { $0 as? URLError }?.code == .cannotConnectToHost)
-        withExtendedLifetime(session) {}
+
+        @Test func theWaitIsBounded() async throws {
+            let namespace = try NetworkNamespace()
+            defer { namespace.remove() }
+            try namespace.inside(["link", "set", namespace.inner, "down"])
+            let (session, manager) = namespace.enter {
+                (Session(configuration: URLSessionConfiguration.af.default), NetworkReachabilityManager(host: namespace.outerAddress))
+            }
+            let retrier = try #require(OfflineRetrier(monitor: manager, maximumWait: .milliseconds(200)))
+            let response = await session.request("http://\(namespace.outerAddress):9/", interceptor: retrier)
+                .serializingData().response
+            #expect(response.error?.underlyingError.flatMap { $0 as? URLError }?.code == .cannotConnectToHost)
+            withExtendedLifetime(session) {}
+        }
+
+        @Test func otherErrorsAreLeftToTheNextRetrier() {
+            #expect(OfflineRetrier.isOfflineError(AFError.sessionTaskFailed(error: URLError(.notConnectedToInternet))))
+            #expect(OfflineRetrier.isOfflineError(URLError(.cannotFindHost)))
+            #expect(!OfflineRetrier.isOfflineError(URLError(.timedOut)))
+            #expect(!OfflineRetrier.isOfflineError(AFError.explicitlyCancelled))
+        }
     }
 
-    @Test func otherErrorsAreLeftToTheNextRetrier() {
-        #expect(OfflineRetrier.isOfflineError(AFError.sessionTaskFailed(error: URLError(.notConnectedToInternet))))
-        #expect(OfflineRetrier.isOfflineError(URLError(.cannotFindHost)))
-        #expect(!OfflineRetrier.isOfflineError(URLError(.timedOut)))
-        #expect(!OfflineRetrier.isOfflineError(AFError.explicitlyCancelled))
-    }
-}
-
-/// OfflineRetrier when the network is there: nothing to wait for.
-@Suite(.timeLimit(.minutes(1))) struct OfflineRetrierOnlineTests {
-    @Test func aRefusedConnectionWithTheNetworkUpIsNotRetried() async throws {
-        let manager = try #require(NetworkReachabilityManager(host: "127.0.0.1"))
-        // A wait this long would trip the time limit: the request must end without it.
-        let retrier = try #require(OfflineRetrier(monitor: manager, maximumWait: .seconds(120)))
-        let session = Session(configuration: URLSessionConfiguration.af.default)
-        let request = session.request("http://127.0.0.1:9/", interceptor: retrier)
-        let response = await request.serializingData().response
-        #expect(response.error?.underlyingError.flatMap { $0 as? URLError }?.code == .cannotConnectToHost)
-        #expect(request.retryCount == 0)
-        withExtendedLifetime(session) {}
+    /// OfflineRetrier when the network is there: nothing to wait for.
+    @Suite(.timeLimit(.minutes(1))) struct OfflineRetrierOnlineTests {
+        @Test func aRefusedConnectionWithTheNetworkUpIsNotRetried() async throws {
+            let manager = try #require(NetworkReachabilityManager(host: "127.0.0.1"))
+            // A wait this long would trip the time limit: the request must end without it.
+            let retrier = try #require(OfflineRetrier(monitor: manager, maximumWait: .seconds(120)))
+            let session = Session(configuration: URLSessionConfiguration.af.default)
+            let request = session.request("http://127.0.0.1:9/", interceptor: retrier)
+            let response = await request.serializingData().response
+            #expect(response.error?.underlyingError.flatMap { $0 as? URLError }?.code == .cannotConnectToHost)
+            #expect(request.retryCount == 0)
+            withExtendedLifetime(session) {}
+        }
     }
 }
