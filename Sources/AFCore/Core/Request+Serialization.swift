@@ -13,18 +13,37 @@ extension Request {
             state.responseSerializers.append(closure)
             if state.state == .finished { state.state = .resumed }
             let runNow = state.responseSerializerProcessingFinished
-            let shouldResume = state.state.canTransition(to: .resumed) && state.state == .initialized
+            var shouldResume = state.state.canTransition(to: .resumed) && state.state == .initialized
+            if shouldResume, !state.isRegistered {
+                // The session's registration, already queued on rootQueue, resumes it: one
+                // trip to that queue instead of two.
+                state.resumesOnRegistration = true
+                shouldResume = false
+            }
             return (runNow, shouldResume)
         }
         if runNow {
             underlyingQueue.async { self.processNextResponseSerializer() }
         }
         if shouldResume {
-            underlyingQueue.async {
-                if self.shouldAutomaticallyResume ?? self.delegate?.startImmediately ?? false {
-                    self.resume()
-                }
-            }
+            underlyingQueue.async { self.resumeIfAutomatic() }
+        }
+    }
+
+    /// The session took the request in (on `rootQueue`); resumes it if a response handler was
+    /// added before.
+    func didRegister() {
+        let resume = mutableState.withLock { state -> Bool in
+            state.isRegistered = true
+            defer { state.resumesOnRegistration = false }
+            return state.resumesOnRegistration
+        }
+        if resume { resumeIfAutomatic() }
+    }
+
+    private func resumeIfAutomatic() {
+        if shouldAutomaticallyResume ?? delegate?.startImmediately ?? false {
+            resume()
         }
     }
 

@@ -25,6 +25,10 @@ public class Request: @unchecked Sendable {
         var state: State = .initialized
         var setupRequested = false
         var setupStarted = false
+        /// Whether the session has taken the request in, on `rootQueue` (see `didRegister`).
+        var isRegistered = false
+        /// A response handler was added before registration: resume then, if automatic.
+        var resumesOnRegistration = false
         var hasFinished = false
         var requests: [URLRequest] = []
         var tasks: [SessionTask] = []

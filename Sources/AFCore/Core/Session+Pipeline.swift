@@ -10,6 +10,7 @@ extension Session {
     /// Registers `request` and, for eager setup, builds its task now.
     func perform(_ request: Request) {
         rootQueue.async {
+            defer { request.didRegister() }
             guard !request.isCancelled else { return }
             self.activeRequests.withLock { _ = $0.insert(request) }
             if self.requestSetup == .eager { self.setUp(request) }

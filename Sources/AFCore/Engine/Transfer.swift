@@ -67,6 +67,9 @@ final class Transfer: @unchecked Sendable {
     private var rangeRejected = false
     /// Receive buffer for bodies written to disk: fewer, larger writes (curl's default is 16 KiB).
     static let downloadBufferSize = 512 << 10
+    /// Send buffer for bodies read from a file or a stream: fewer, larger reads and socket
+    /// writes (curl's default is 64 KiB).
+    static let uploadBufferSize = 512 << 10
     /// Whether the task paused the transfer (so a stream's new data must not resume it).
     var isSuspended = false
     private var lastProgress = TransferProgress()
@@ -110,6 +113,7 @@ final class Transfer: @unchecked Sendable {
             guard let reader = prepare(CURLE_READ_ERROR, { () throws(URLError) in try FileUploadReader(url: uploadFile) })
             else { return false }
             uploadReader = reader
+            handle.set(CURLOPT_UPLOAD_BUFFERSIZE, Self.uploadBufferSize)
         }
         if let download = spec.download {
             guard let writer = prepare(CURLE_WRITE_ERROR, { () throws(URLError) in try FileDownloadWriter(target: download) })
@@ -122,6 +126,7 @@ final class Transfer: @unchecked Sendable {
                 guard let self else { return }
                 engine.resumeFlow(self)
             }
+            handle.set(CURLOPT_UPLOAD_BUFFERSIZE, Self.uploadBufferSize)
         }
         guard configureTrust(handle, context: context) else { return false }
         configureMethodAndBody(handle)

@@ -37,8 +37,10 @@ extension String {
 /// Posts the `Request.did…Notification`s on `NotificationCenter.default`. Part of every
 /// Session's monitors unless `eventMonitors` says otherwise.
 ///
-/// Unlike Alamofire, it posts from its own serial queue, not the main queue: Linux daemons often
-/// never run the main queue, and events for it would pile up without bound.
+/// Unlike Alamofire, it does not post on the main queue, which Linux daemons often never run
+/// (events for it would pile up without bound). Among a Session's monitors it posts on the
+/// session's serial event-monitor queue, which runs behind `rootQueue`; observers should return
+/// quickly. Called on its own, it uses `queue`.
 public final class AlamofireNotifications: EventMonitor {
     public let queue = DispatchQueue(label: "org.alamofire.notifications")
 

@@ -41,11 +41,14 @@ public final class CompositeEventMonitor: EventMonitor {
         }
     }
 
-    /// Sends one of the eight events that are also posted as notifications.
+    /// Sends one of the eight events that are also posted as notifications. Notifiers post on
+    /// this monitor's queue, which runs behind the session's `rootQueue`, where these events
+    /// are emitted: posting then needs no other thread to wake.
     func performNotifiedEvent(_ event: @escaping @Sendable (any EventMonitor) -> Void) {
         performEvent(event)
-        for notifier in notifiers {
-            notifier.queue.async { event(notifier) }
+        guard !notifiers.isEmpty else { return }
+        queue.async { [notifiers] in
+            for notifier in notifiers { event(notifier) }
         }
     }
 
