@@ -165,7 +165,7 @@ public class Request: @unchecked Sendable {
             return .resumed
         }
         if case .none = action { return self }
-        underlyingQueue.async { self.emit(notifies: true) { $0.requestDidResume(self) } }
+        underlyingQueue.runOrAsync { self.emit(notifies: true) { $0.requestDidResume(self) } }
         switch action {
         case .none, .resumed: break
         case .setup:
@@ -176,7 +176,7 @@ public class Request: @unchecked Sendable {
             }
         case let .resumeTask(task):
             task.resume()
-            underlyingQueue.async { self.emit(notifies: true) { $0.request(self, didResumeTask: task) } }
+            underlyingQueue.runOrAsync { self.emit(notifies: true) { $0.request(self, didResumeTask: task) } }
         }
         return self
     }

@@ -111,7 +111,7 @@ extension Session: RequestDelegate {
     public var startImmediately: Bool { startRequestsImmediately }
 
     public func readyToPerform(request: Request) {
-        rootQueue.async { self.setUp(request) }
+        rootQueue.runOrAsync { self.setUp(request) }
     }
 
     public func cleanup(after request: Request) {

@@ -86,6 +86,7 @@ open class Session: @unchecked Sendable {
             : DispatchQueue(label: rootQueue.label, target: rootQueue)
         self.sessionConfiguration = configuration.copy() as? URLSessionConfiguration ?? configuration
         self.rootQueue = serialRootQueue
+        serialRootQueue.markForCurrentCheck()
         self.startRequestsImmediately = startRequestsImmediately
         self.requestSetup = requestSetup
         self.requestQueue = requestQueue ?? DispatchQueue(label: "\(rootQueue.label).requestQueue", target: serialRootQueue)

@@ -15,6 +15,8 @@ public final class CompositeEventMonitor: EventMonitor {
     /// The notification posters, which implement eight request events only: the other events
     /// are not sent to them at all, so a session with the default monitors pays for no more.
     private let notifiers: [AlamofireNotifications]
+    /// Notified events not posted yet, oldest first.
+    private let pendingNotifications = Protected<[@Sendable (any EventMonitor) -> Void]>([])
 
     init(queue: DispatchQueue, monitors: [any EventMonitor]) {
         self.queue = queue
@@ -43,11 +45,25 @@ public final class CompositeEventMonitor: EventMonitor {
 
     /// Sends one of the eight events that are also posted as notifications. Notifiers post on
     /// this monitor's queue, which runs behind the session's `rootQueue`, where these events
-    /// are emitted: posting then needs no other thread to wake.
+    /// are emitted: posting then needs no other thread to wake. Events wait in order in
+    /// `pendingNotifications`; only the one that finds it empty schedules a pass of the queue,
+    /// and that pass posts all that arrived by then.
     func performNotifiedEvent(_ event: @escaping @Sendable (any EventMonitor) -> Void) {
         performEvent(event)
         guard !notifiers.isEmpty else { return }
-        queue.async { [notifiers] in
+        let wasEmpty = pendingNotifications.withLock { pending in
+            defer { pending.append(event) }
+            return pending.isEmpty
+        }
+        if wasEmpty { queue.async { self.postPendingNotifications() } }
+    }
+
+    private func postPendingNotifications() {
+        let events = pendingNotifications.withLock { pending in
+            defer { pending.removeAll(keepingCapacity: true) }
+            return pending
+        }
+        for event in events {
             for notifier in notifiers { event(notifier) }
         }
     }
