@@ -63,6 +63,10 @@ long afc_httpauth_basic_digest(void) {
     return (long)(CURLAUTH_BASIC | CURLAUTH_DIGEST);
 }
 
+unsigned int afc_curl_version_number(void) {
+    return curl_version_info(CURLVERSION_NOW)->version_num;
+}
+
 CURLcode afc_easy_setopt_seek_callback(CURL *handle, afc_seek_callback callback) {
     return curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, callback);
 }

@@ -16,6 +16,7 @@ struct Invocation {
     /// Seconds to wait for the network when a request fails for want of it; nil: do not wait.
     var waitForNetwork: TimeInterval?
     var http2 = false
+    var http1 = false
     var verbose = false
     var timeout: TimeInterval?
 
@@ -43,7 +44,9 @@ struct Invocation {
               --retry N             retry failures RetryPolicy retries, up to N times
               --wait-for-network[=SECONDS]
                                     when the network is gone, wait for it (60 s) and retry
-              --http2               fail unless the exchange used HTTP/2
+              --http2               speak HTTP/2: negotiated on https, with prior knowledge
+                                    (h2c) on http; fail unless the exchange used it
+              --http1.1             speak HTTP/1.1 only
           -v, --verbose             print the request, the response headers and the timings
               --timeout SECONDS     give up on a request idle that long
           -h, --help
@@ -87,6 +90,7 @@ struct Invocation {
                 }
                 waitForNetwork = seconds
             case "--http2": http2 = true
+            case "--http1.1": http1 = true
             case "-v", "--verbose": verbose = true
             case "--timeout":
                 guard let seconds = TimeInterval(try value(for: argument)), seconds > 0 else {
@@ -110,6 +114,7 @@ struct Invocation {
         if upload != nil, items.contains(where: \.isBodyField) {
             throw UsageError(description: "--upload sends a file as the body: it cannot also send fields")
         }
+        if http1, http2 { throw UsageError(description: "--http1.1 and --http2 cannot both be given") }
         if download, upload != nil || multipart { throw UsageError(description: "--download is for GET-like requests") }
     }
 

@@ -4,7 +4,7 @@ import AFReachability
 import AFTrust
 import Foundation
 
-/// The Session the options call for: cache, pins, retries, waiting for the network.
+/// The Session the options call for: cache, pins, retries, waiting for the network, HTTP versions.
 enum SessionFactory {
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -37,7 +37,8 @@ enum SessionFactory {
             }
             trust = ServerTrustManager(evaluators: [host: PublicKeysTrustEvaluator(keys: keys)])
         }
+        let versions: HTTPVersionPolicy = invocation.http2 ? .http2PriorKnowledge : invocation.http1 ? .http1Only : .automatic
         return Session(configuration: configuration, interceptor: retriers.isEmpty ? nil : Interceptor(retriers: retriers),
-                       serverTrustManager: trust)
+                       serverTrustManager: trust, httpVersionPolicy: versions)
     }
 }

@@ -29,6 +29,7 @@ package enum Server {
     package static func http(_ path: String) -> String { TestServers.shared.http + path }
     package static func https(_ path: String) -> String { TestServers.shared.https + path }
     package static func faults(_ path: String) -> String { TestServers.shared.faults + path }
+    package static func h2c(_ path: String) -> String { TestServers.shared.h2c + path }
     /// A server of the trust matrix (Tests/Fixtures/tls_matrix.py), by case name.
     package static func tls(_ matrixCase: String, _ path: String = "/") -> String {
         TestServers.shared.all["tls." + matrixCase]! + path

@@ -14,6 +14,8 @@ package struct TestServers: Sendable {
     package let http: String
     /// nginx in front of httpbin over HTTPS with HTTP/2, certificate from `caFile`.
     package let https: String
+    /// nginx speaking only cleartext HTTP/2 (h2c with prior knowledge), same locations as `http`.
+    package var h2c: String { all["h2c"]! }
     /// The misbehaving server (`faults.py`).
     package let faults: String
     /// The test CA's certificate.

@@ -50,7 +50,7 @@ def make_certificates(directory):
         "-days", "2", "-extfile", "server.ext", "-out", "server.pem")
 
 
-def nginx_config(directory, http_port, https_port, httpbin_port, extra=""):
+def nginx_config(directory, http_port, https_port, h2c_port, httpbin_port, extra=""):
     static = os.path.join(directory, "static")
     os.makedirs(static, exist_ok=True)
     with open(os.path.join(static, "small.json"), "w") as f:
@@ -65,6 +65,7 @@ def nginx_config(directory, http_port, https_port, httpbin_port, extra=""):
         location /slow/ {{ alias {static}/; limit_rate 4m; }}
         location /slow-no-etag/ {{ alias {static}/; limit_rate 4m; etag off; }}
         location = /bench.json {{ default_type application/json; return 200 '{{"hello":"world"}}'; }}
+        location = /redirect-to-small {{ return 302 /static/small.json; }}  # with nginx's HTML body
         location / {{
             proxy_pass http://httpbin;
             proxy_http_version 1.1;
@@ -99,6 +100,11 @@ http {{
         listen 127.0.0.1:{https_port} ssl http2;
         ssl_certificate {directory}/server.pem;
         ssl_certificate_key {directory}/server.key;
+        {locations}
+    }}
+    server {{
+        # cleartext HTTP/2 only, for clients with prior knowledge (h2c); HTTP/1.1 is refused
+        listen 127.0.0.1:{h2c_port} http2;
         {locations}
     }}
     {extra}
@@ -170,13 +176,13 @@ def main():
         children.append(faults)
         faults_port = int(faults.stdout.readline())
 
-        http_port, https_port = free_port(), free_port()
+        http_port, https_port, h2c_port = free_port(), free_port(), free_port()
         matrix_files = tls_matrix.make(directory)
         matrix_ports = {case: free_port() for case in tls_matrix.CASES + tls_revocation.CASES}
         crl_port, root_ocsp_port, ocsp_port, dead_port = free_port(), free_port(), free_port(), free_port()
         revocation_files, responders = tls_revocation.make(directory, crl_port, root_ocsp_port, ocsp_port, dead_port)
         with open(os.path.join(directory, "nginx.conf"), "w") as f:
-            f.write(nginx_config(directory, http_port, https_port, httpbin_port,
+            f.write(nginx_config(directory, http_port, https_port, h2c_port, httpbin_port,
                                  tls_matrix.server_blocks(directory, matrix_files, matrix_ports)
                                  + tls_revocation.server_blocks(directory, revocation_files, matrix_ports, crl_port)))
         for arguments, port in zip(responders, [root_ocsp_port, ocsp_port]):
@@ -194,6 +200,7 @@ def main():
         wait_for_port(httpbin_port, gunicorn, "gunicorn")
         wait_for_port(http_port, nginx, "nginx")
         wait_for_port(https_port, nginx, "nginx")
+        wait_for_port(h2c_port, nginx, "nginx")
         for port in [*matrix_ports.values(), crl_port]:
             wait_for_port(port, nginx, "nginx")
 
@@ -203,6 +210,7 @@ def main():
             "httpbin": f"http://127.0.0.1:{httpbin_port}",
             "http": f"http://127.0.0.1:{http_port}",
             "https": f"https://localhost:{https_port}",
+            "h2c": f"http://127.0.0.1:{h2c_port}",
             "faults": f"http://127.0.0.1:{faults_port}",
             "caFile": os.path.join(directory, "ca.pem"),
             "directory": directory,

@@ -13,6 +13,12 @@ extension Request {
 
         var components = ["$ curl -v"]
         components.append("-X \(method)")
+        switch (delegate as? Session)?.httpVersionPolicy {
+        case .http1Only?: components.append("--http1.1")
+        case let policy? where policy.speaksHTTP2WithoutNegotiation(scheme: url.scheme):
+            components.append("--http2-prior-knowledge")
+        default: break
+        }
 
         let configuration = delegate?.sessionConfiguration
         if configuration?.httpShouldSetCookies == true, let storage = configuration?.httpCookieStorage,

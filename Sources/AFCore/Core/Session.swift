@@ -43,6 +43,8 @@ open class Session: @unchecked Sendable {
     public let serverTrustManager: (any ServerTrustManaging)?
     /// Every monitor of the session, as one.
     public let eventMonitor: CompositeEventMonitor
+    /// Which HTTP versions the session's requests may speak.
+    public var httpVersionPolicy: HTTPVersionPolicy { taskConfiguration.httpVersion }
 
     let engine: CurlEngine
     let taskConfiguration: TaskConfiguration
@@ -59,13 +61,14 @@ open class Session: @unchecked Sendable {
                             serverTrustManager: (any ServerTrustManaging)? = nil,
                             redirectHandler: (any RedirectHandler)? = nil,
                             cachedResponseHandler: (any CachedResponseHandler)? = nil,
-                            eventMonitors: [any EventMonitor] = [AlamofireNotifications()]) {
+                            eventMonitors: [any EventMonitor] = [AlamofireNotifications()],
+                            httpVersionPolicy: HTTPVersionPolicy = .automatic) {
         self.init(configuration: configuration, rootQueue: rootQueue,
                   startRequestsImmediately: startRequestsImmediately, requestSetup: requestSetup,
                   requestQueue: requestQueue, serializationQueue: serializationQueue,
                   interceptor: interceptor, serverTrustManager: serverTrustManager, redirectHandler: redirectHandler,
                   cachedResponseHandler: cachedResponseHandler, eventMonitors: eventMonitors,
-                  environment: ProcessInfo.processInfo.environment)
+                  httpVersionPolicy: httpVersionPolicy, environment: ProcessInfo.processInfo.environment)
     }
 
     /// Creates a session reading CA and proxy settings from `environment`.
@@ -80,6 +83,7 @@ open class Session: @unchecked Sendable {
          redirectHandler: (any RedirectHandler)? = nil,
          cachedResponseHandler: (any CachedResponseHandler)? = nil,
          eventMonitors: [any EventMonitor] = [AlamofireNotifications()],
+         httpVersionPolicy: HTTPVersionPolicy = .automatic,
          environment: [String: String]) {
         let serialRootQueue = rootQueue === DispatchQueue.main
             ? rootQueue
@@ -101,6 +105,7 @@ open class Session: @unchecked Sendable {
                                              monitors: eventMonitors)
         var taskConfiguration = TaskConfiguration(configuration, environment: environment)
         taskConfiguration.serverTrustManager = serverTrustManager
+        taskConfiguration.httpVersion = httpVersionPolicy
         self.taskConfiguration = taskConfiguration
         let perHost = max(1, configuration.httpMaximumConnectionsPerHost)
         engine = CurlEngine(limits: .init(maximumConnectionsPerHost: perHost,

@@ -14,7 +14,7 @@ struct TaskConfiguration: @unchecked Sendable {
     var cookieStorage: HTTPCookieStorage?
     var shouldSetCookies: Bool
     var acceptsCookies: Bool
-    var httpVersion: HTTPVersionPreference
+    var httpVersion: HTTPVersionPolicy
     var caFile: String?
     var caPath: String?
     var proxies: ProxySettings

@@ -102,9 +102,14 @@ final class Transfer: @unchecked Sendable {
         handle.set(CURLOPT_HEADERFUNCTION, callback: transferHeaderCallback)
         handle.set(CURLOPT_HEADERDATA, pointer: context)
         handle.set(CURLOPT_ACCEPT_ENCODING, string: "")
-        // Waiting for a connection to multiplex on only makes sense where HTTP/2 may be spoken:
-        // on cleartext HTTP/1.1 curl would queue behind a busy connection until its response.
-        if spec.url.lowercased().hasPrefix("https:") || spec.httpVersion == .http2PriorKnowledge {
+        let scheme = spec.requestURL?.scheme
+        let cleartextHTTP2 = spec.httpVersion.speaksHTTP2WithoutNegotiation(scheme: scheme)
+        if cleartextHTTP2, LibcurlQuirks.breaksReusedPriorKnowledgeConnections {
+            handle.set(CURLOPT_FRESH_CONNECT, 1)
+            handle.set(CURLOPT_FORBID_REUSE, 1)
+        } else if cleartextHTTP2 || scheme?.lowercased() == "https" {
+            // Waiting for a connection to multiplex on only makes sense where HTTP/2 may be spoken:
+            // on cleartext HTTP/1.1 curl would queue behind a busy connection until its response.
             handle.set(CURLOPT_PIPEWAIT, 1)
         }
         handle.set(CURLOPT_HTTP_VERSION, curlHTTPVersion)

@@ -25,7 +25,7 @@ struct TransferSpec: @unchecked Sendable {
     var idleTimeout: TimeInterval
     /// Whole-exchange timeout.
     var resourceTimeout: TimeInterval
-    var httpVersion: HTTPVersionPreference
+    var httpVersion: HTTPVersionPolicy
     var caFile: String?
     var caPath: String?
     /// Proxy URL; "" connects directly (and keeps curl from reading proxy variables itself).
@@ -49,16 +49,6 @@ enum TrustRequirement: @unchecked Sendable {
 struct HTTPCredential: Sendable, Equatable {
     var user: String
     var password: String
-}
-
-/// Which HTTP version the engine asks curl for.
-enum HTTPVersionPreference: Sendable {
-    /// HTTP/2 over TLS when ALPN agrees, HTTP/1.1 otherwise.
-    case automatic
-    /// HTTP/1.1 only.
-    case http1Only
-    /// HTTP/2 without upgrade over cleartext (h2c prior knowledge).
-    case http2PriorKnowledge
 }
 
 /// The status line and headers of a response, as received.

@@ -45,6 +45,9 @@ size_t afc_readfunc_abort(void);
 /// CURLOPT_HTTPAUTH mask answering Basic and Digest challenges (curl probes before sending).
 long afc_httpauth_basic_digest(void);
 
+/// The running libcurl's version as 0xXXYYZZ (major, minor, patch).
+unsigned int afc_curl_version_number(void);
+
 #pragma clang assume_nonnull end
 
 #endif
