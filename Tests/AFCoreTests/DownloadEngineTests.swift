@@ -75,4 +75,40 @@ import Testing
         #expect(error.code == .cannotWriteToFile)
         #expect(error.userInfo["AFErrno"] as? Int == Int(ENOSPC))
     }
+
+    @Test func aFullDiskFailsABodySmallerThanTheWriteBuffer() async throws {
+        // 17 bytes never fill the writer's buffer: the failure comes from the write at the end.
+        let result = try await run(Server.http("/static/small.json"), to: URL(fileURLWithPath: "/dev/full"))
+        let error = try #require(result.error as? URLError)
+        #expect(error.code == .cannotWriteToFile)
+        #expect(error.userInfo["AFErrno"] as? Int == Int(ENOSPC))
+    }
+
+    @Test func theWriterKeepsEveryByteInOrderAcrossItsBuffer() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("af-writer-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let kept = Data((0..<5_000).map { UInt8($0 % 7) })
+        try kept.write(to: file)
+        let body = Data((0..<(FileDownloadWriter.bufferSize * 3 + 123)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 5) })
+        let writer = try FileDownloadWriter(target: DownloadTarget(file: file, resumeOffset: 5_000))
+        writer.start(keeping: 5_000)
+        var offset = 0
+        for size in [1, 16_384, 16_000, 300_000, 7].cycled(until: body.count) {
+            let end = min(offset + size, body.count)
+            let ok = body[offset..<end].withUnsafeBytes { writer.write($0.baseAddress!, count: $0.count) }
+            #expect(ok)
+            offset = end
+        }
+        #expect(writer.flush())
+        #expect(try Data(contentsOf: file) == kept + body)
+    }
+}
+
+private extension Array where Element == Int {
+    /// The sizes repeated until they add up to at least `total`.
+    func cycled(until total: Int) -> [Int] {
+        var sizes: [Int] = [], sum = 0
+        while sum < total { for size in self where sum < total { sizes.append(size); sum += size } }
+        return sizes
+    }
 }

@@ -28,6 +28,7 @@ func runDownload(mode: String, url: String, path: String) -> Never {
         session.download(url, to: { _, _ in (destination, [.removePreviousFile]) })
             .validate()
             .responseURL(queue: .global()) { response in
+                outcome.finished = DispatchTime.now()
                 if let fileURL = response.value {
                     outcome.bytes = (try? FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? Int) ?? -1
                     try? FileManager.default.removeItem(at: fileURL)
@@ -38,5 +39,5 @@ func runDownload(mode: String, url: String, path: String) -> Never {
             }
     }
     done.wait()
-    reportTransfer(bytes: outcome.bytes, since: start)
+    reportTransfer(bytes: outcome.bytes, since: start, until: outcome.finished)
 }

@@ -37,12 +37,15 @@ func runUpload(mode: String, url: String, path: String) -> Never {
 /// The byte count a transfer workload reports, set from one handler.
 final class Outcome: @unchecked Sendable {
     var bytes = 0
+    /// When the body was complete and in place; cleanup after it (removing a 1 GiB file takes
+    /// a few hundred milliseconds) is not timed, as in the C client.
+    var finished: DispatchTime?
 }
 
 /// Prints the result line of a one-transfer workload (a failure when `bytes` is negative) and
 /// exits; the caller checks the count against what it expected.
-func reportTransfer(bytes: Int, since start: DispatchTime) -> Never {
-    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+func reportTransfer(bytes: Int, since start: DispatchTime, until end: DispatchTime? = nil) -> Never {
+    let seconds = Double((end ?? DispatchTime.now()).uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     let usage = ProcessUsage.current()
     let result = RunResult(requests: 1, failures: bytes >= 0 ? 0 : 1, seconds: seconds,
                            cpuSeconds: usage.cpuSeconds, maxRSSKiB: usage.maxRSSKiB, connections: 1,

@@ -10,13 +10,23 @@ struct DownloadTarget: Sendable, Equatable {
     var resumeOffset: Int64 = 0
 }
 
-/// Writes a response body straight to a file as it arrives, so memory does not grow with the
-/// body. Engine thread only.
+/// Writes a response body to a file as it arrives, so memory does not grow with the body.
+/// Bytes are gathered into page-aligned writes of `bufferSize`: curl hands over at most 16 KiB
+/// at a time, at offsets shifted by the response head, and the kernel zeroes and re-touches a
+/// partly written page on every unaligned write. Engine thread only.
 final class FileDownloadWriter {
+    /// Bytes gathered before a write: enough to cut the syscalls 16-fold, small beside a transfer.
+    static let bufferSize = 256 * 1024
+    private static let pageSize = 4096
+
     private let descriptor: Int32
     let url: URL
     /// Set when a write failed (disk full, file size limit, I/O error).
     private(set) var failure: URLError?
+    private let buffer = UnsafeMutableRawPointer.allocate(byteCount: bufferSize, alignment: pageSize)
+    private var buffered = 0
+    /// Where the buffer is written out: full, or short once so later writes start on a page.
+    private var flushAt = bufferSize
 
     /// Opens the file of `target`: emptied, or kept up to `resumeOffset` for a resumed download
     /// (it must hold at least that many bytes).
@@ -25,6 +35,7 @@ final class FileDownloadWriter {
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (target.resumeOffset > 0 ? 0 : O_TRUNC)
         let descriptor = open(url.path, flags, 0o600)
         guard descriptor >= 0 else {
+            buffer.deallocate()
             throw Self.error(.cannotCreateFile, url: url, code: errno)
         }
         self.descriptor = descriptor
@@ -39,28 +50,50 @@ final class FileDownloadWriter {
 
     deinit {
         close(descriptor)
+        buffer.deallocate()
     }
 
-    /// Appends `count` bytes; false (with `failure` set) when they could not all be written.
+    /// Appends `count` bytes; false (with `failure` set) when what was gathered could not be written.
     func write(_ bytes: UnsafeRawPointer, count: Int) -> Bool {
-        var written = 0
-        while written < count {
-            let result = Glibc.write(descriptor, bytes + written, count - written)
-            if result < 0, errno == EINTR { continue }
-            guard result > 0 else {
-                failure = Self.error(.cannotWriteToFile, url: url, code: errno)
-                return false
+        var taken = 0
+        while taken < count {
+            let chunk = min(count - taken, flushAt - buffered)
+            (buffer + buffered).copyMemory(from: bytes + taken, byteCount: chunk)
+            buffered += chunk
+            taken += chunk
+            if buffered == flushAt {
+                guard flush() else { return false }
             }
-            written += result
         }
         return true
     }
 
+    /// Writes out what is gathered; false (with `failure` set) when it could not all be written.
+    /// Called when the body ends, however it ends, so a partial file holds every byte received.
+    func flush() -> Bool {
+        var written = 0
+        while written < buffered {
+            let result = Glibc.write(descriptor, buffer + written, buffered - written)
+            if result < 0, errno == EINTR { continue }
+            guard result > 0 else {
+                failure = Self.error(.cannotWriteToFile, url: url, code: errno)
+                buffered = 0
+                return false
+            }
+            written += result
+        }
+        buffered = 0
+        flushAt = Self.bufferSize
+        return true
+    }
+
     /// Keeps the first `length` bytes and writes after them: 0 for a new body, the resume
-    /// offset for a body that continues the file.
+    /// offset for a body that continues the file. Drops what an earlier response left gathered.
     func start(keeping length: Int64) {
+        buffered = 0
         _ = ftruncate(descriptor, off_t(length))
         _ = lseek(descriptor, off_t(length), SEEK_SET)
+        flushAt = Self.bufferSize - Int(length % Int64(Self.pageSize))
     }
 
     private static func error(_ code: URLError.Code, url: URL, code errorNumber: Int32) -> URLError {

@@ -367,9 +367,14 @@ final class Transfer: @unchecked Sendable {
     func makeOutcome(result: CURLcode, cancelled: Bool) -> TransferOutcome {
         var timings = CurlTimings()
         var failure: CurlFailure?
+        // Whatever ended the body, the file gets every byte received (a partial one stays resumable).
+        let flushed = !bodyGoesToFile || downloadWriter?.flush() != false
         if let handle {
             timings = Self.readTimings(handle)
-            if result != CURLE_OK, !cancelled, !rangeRejected {
+            if result == CURLE_OK, !flushed {
+                failure = CurlFailure(code: CURLE_WRITE_ERROR, message: downloadWriter?.failure?.localizedDescription,
+                                      localError: downloadWriter?.failure)
+            } else if result != CURLE_OK, !cancelled, !rangeRejected {
                 failure = CurlFailure(code: result, message: handle.errorMessage,
                                       localError: uploadError ?? downloadWriter?.failure, trustError: trustError, trustPending: trustPending)
             }
