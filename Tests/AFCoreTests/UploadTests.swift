@@ -44,7 +44,10 @@ import Testing
     }
 
     @Test func aRedirect307ResendsTheFile() async throws {
-        let (url, text) = try textFile(size: 200_000)
+        // httpbin answers the 307 without reading the body and closes; a body small enough for
+        // one send keeps a loaded machine from hitting that close mid-send (EPIPE, see the note
+        // on early answers in the README).
+        let (url, text) = try textFile(size: 20_000)
         defer { try? FileManager.default.removeItem(at: url) }
         let session = makeSession()
         let echo = try await session.upload(url, to: Server.httpbin("/redirect-to?url=/anything&status_code=307"),

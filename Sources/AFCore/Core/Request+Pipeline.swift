@@ -83,8 +83,10 @@ extension Request {
         emit { $0.request(self, didCreateTask: task) }
         switch state {
         case .resumed:
-            task.resume()
+            // Emitted first: once resumed, the engine may report the response to the same
+            // monitors from its own thread.
             emit(notifies: true) { $0.request(self, didResumeTask: task) }
+            task.resume()
         case .cancelled:
             task.cancel()
             emit(notifies: true) { $0.request(self, didCancelTask: task) }

@@ -153,7 +153,7 @@ public class Request: @unchecked Sendable {
     /// Starts or resumes the request; callable from any queue.
     @discardableResult
     public func resume() -> Self {
-        enum Action { case none, resumed, setup, resumeTask(SessionTask) }
+        enum Action: Sendable { case none, resumed, setup, resumeTask(SessionTask) }
         let action = mutableState.withLock { state -> Action in
             guard state.state.canTransition(to: .resumed) else { return .none }
             state.state = .resumed
@@ -165,18 +165,20 @@ public class Request: @unchecked Sendable {
             return .resumed
         }
         if case .none = action { return self }
-        underlyingQueue.runOrAsync { self.emit(notifies: true) { $0.requestDidResume(self) } }
-        switch action {
-        case .none, .resumed: break
-        case .setup:
+        underlyingQueue.runOrAsync {
+            self.emit(notifies: true) { $0.requestDidResume(self) }
+            if case let .resumeTask(task) = action {
+                // The event goes out before the task can report anything (see didCreateTask).
+                self.emit(notifies: true) { $0.request(self, didResumeTask: task) }
+                task.resume()
+            }
+        }
+        if case .setup = action {
             if let delegate {
                 delegate.readyToPerform(request: self)
             } else {
                 underlyingQueue.async { self.finish(error: .sessionDeinitialized) }
             }
-        case let .resumeTask(task):
-            task.resume()
-            underlyingQueue.runOrAsync { self.emit(notifies: true) { $0.request(self, didResumeTask: task) } }
         }
         return self
     }
