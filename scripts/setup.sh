@@ -22,5 +22,5 @@ if command -v systemctl >/dev/null 2>&1; then systemctl disable --now nginx >/de
 python3 -c "import httpbin, gunicorn" 2>/dev/null || {
     pip_flags=()
     python3 -m pip install --help 2>/dev/null | grep -q -- --break-system-packages && pip_flags+=(--break-system-packages)
-    python3 -m pip install -q "${pip_flags[@]}" httpbin gunicorn
+    python3 -m pip install -q "${pip_flags[@]}" httpbin==0.10.4 gunicorn==27.0.1
 }
