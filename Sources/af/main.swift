@@ -15,4 +15,7 @@ if arguments.isEmpty || arguments == ["demo"] {
         status = Output().failure("\(error)", status: 2)
     }
 }
-exit(status)
+// The session's engine thread may still be closing its connections: leave without running the
+// exit-time handlers (OpenSSL's global cleanup among them) underneath it. Output goes out first.
+fflush(nil)  // every stdio stream
+_exit(status)

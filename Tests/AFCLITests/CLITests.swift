@@ -20,11 +20,6 @@ import Testing
         process.currentDirectoryURL = directory
         var environment = ProcessInfo.processInfo.environment
         environment["SSL_CERT_FILE"] = TestServers.shared.caFile
-        // Under -sanitize=address, LSan in some runs reports OpenSSL allocations (no frames
-        // past libcrypto) when the tool exits with its Session still up, as a command-line tool
-        // does, and that changes its status. The same code paths are leak-checked in-process by
-        // the library tests; here only the tool's exit status and output are under test.
-        environment["ASAN_OPTIONS"] = [environment["ASAN_OPTIONS"], "detect_leaks=0"].compactMap { $0 }.joined(separator: ":")
         process.environment = environment
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
