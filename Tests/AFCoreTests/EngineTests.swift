@@ -105,6 +105,10 @@ import Testing
         _ = await session.request(Server.httpbin("/cookies/set?flavour=oat")).serializingData().response
         let value = try await session.request(Server.httpbin("/headers")).serializingDecodable(HTTPBinResponse.self).value
         #expect(value.headers["Cookie"] == "flavour=oat")
+        // A Cookie header of the request's own, in whatever case, goes as it is, without the stored ones.
+        let own = try await session.request(Server.httpbin("/headers"), headers: [HTTPHeader(name: "cookie", value: "mine=1")])
+            .serializingDecodable(HTTPBinResponse.self).value
+        #expect(own.headers["Cookie"] == "mine=1")
     }
 
     @Test func suspendAndResume() async throws {

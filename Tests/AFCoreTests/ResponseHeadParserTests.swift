@@ -54,5 +54,9 @@ struct ResponseHeadParserTests {
         #expect(!"Content-Length".equalsIgnoringASCIICase("Content-Lengt"))
         // '@' (0x40) and '`' (0x60) differ only in the case bit but are not letters.
         #expect(!"a@".equalsIgnoringASCIICase("a`"))
+        #expect("".equalsIgnoringASCIICase(""))
+        // Only ASCII letters fold; other bytes must match exactly.
+        #expect("X-Ünï".equalsIgnoringASCIICase("x-Ünï"))
+        #expect(!"é".equalsIgnoringASCIICase("É"))
     }
 }

@@ -200,12 +200,13 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
     /// delegate.
     func makeTransfer(for request: URLRequest, download: DownloadTarget?, reporting: Reporting,
                       trust: TrustRequirement?) -> Transfer {
-        let sameOrigin = request.url.flatMap { url in
+        // The credential only goes where the request first went (compared only when there is one).
+        let sendsCredential = credential != nil && request.url.flatMap { url in
             originalRequest?.url.map { RedirectRules.isSameOrigin($0, url) }
         } ?? false
         // A redirect that changed the method (to GET) leaves the body behind.
         let keepsBody = request.httpMethod == originalRequest?.httpMethod
-        var spec = configuration.transferSpec(for: request, credential: sameOrigin ? credential : nil,
+        var spec = configuration.transferSpec(for: request, credential: sendsCredential ? credential : nil,
                                               upload: keepsBody ? upload : nil, download: download)
         spec.bodyStream = bodyStream
         spec.trust = trust

@@ -50,9 +50,10 @@ struct TaskConfiguration: @unchecked Sendable {
                       upload: TransferUpload? = nil, download: DownloadTarget? = nil) -> TransferSpec {
         var lines: [String] = []
         var seen = Set<String>()
+        let url = request.url
         var requestHeaders = request.allHTTPHeaderFields ?? [:]
-        if shouldSetCookies, request.httpShouldHandleCookies, let url = request.url, let cookieStorage,
-           !requestHeaders.keys.contains(where: { $0.caseInsensitiveCompare("Cookie") == .orderedSame }),
+        if shouldSetCookies, request.httpShouldHandleCookies, let url, let cookieStorage,
+           !requestHeaders.keys.contains(where: { $0.equalsIgnoringASCIICase("Cookie") }),
            let cookies = cookieStorage.cookies(for: url), !cookies.isEmpty {
             requestHeaders.merge(HTTPCookie.requestHeaderFields(with: cookies)) { current, _ in current }
         }
@@ -65,8 +66,8 @@ struct TaskConfiguration: @unchecked Sendable {
         }
         let requestTimeout = request.timeoutInterval > 0 ? request.timeoutInterval : idleTimeout
         return TransferSpec(
-            url: request.url?.absoluteString ?? "",
-            requestURL: request.url,
+            url: url?.absoluteString ?? "",
+            requestURL: url,
             method: request.httpMethod ?? "GET",
             headerLines: lines,
             body: upload?.data ?? request.httpBody,
@@ -78,7 +79,7 @@ struct TaskConfiguration: @unchecked Sendable {
             httpVersion: httpVersion,
             caFile: caFile,
             caPath: caPath,
-            proxy: proxies.proxy(forScheme: request.url?.scheme),
+            proxy: proxies.proxy(forScheme: url?.scheme),
             noProxy: proxies.noProxy,
             credential: credential
         )

@@ -149,9 +149,16 @@ private extension UnsafeBufferPointer<UInt8> {
 extension String {
     /// Equality ignoring the case of ASCII letters, as HTTP field names compare.
     func equalsIgnoringASCIICase(_ other: String) -> Bool {
-        guard utf8.count == other.utf8.count else { return false }
-        return zip(utf8, other.utf8).allSatisfy { a, b in
-            a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
+        var lhs = self, rhs = other
+        return lhs.withUTF8 { a in
+            rhs.withUTF8 { b in
+                guard a.count == b.count else { return false }
+                for index in a.indices where a[index] != b[index] {
+                    let folded = a[index] | 0x20
+                    guard folded == b[index] | 0x20, folded >= UInt8(ascii: "a"), folded <= UInt8(ascii: "z") else { return false }
+                }
+                return true
+            }
         }
     }
 }
