@@ -3,18 +3,28 @@ import Foundation
 
 /// `af demo`: starts a local httpbin, makes a few requests against it, prints what came back.
 func runDemo() async -> Int32 {
-    let socket = Process()
+    // One process (werkzeug's threaded server), so that stopping it leaves nothing behind;
+    // gunicorn's worker outlived a killed master by up to 30 s, holding the port.
+    let server = Process()
     let port = Int.random(in: 20_000..<40_000)
-    socket.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    socket.arguments = ["python3", "-m", "gunicorn", "-b", "127.0.0.1:\(port)", "--log-level", "warning", "httpbin:app"]
-    do { try socket.run() } catch {
+    server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    server.arguments = ["python3", "-c", """
+        import sys
+        from werkzeug.serving import run_simple
+        from httpbin import app
+        run_simple("127.0.0.1", int(sys.argv[1]), app, threaded=True)
+        """, String(port)]
+    server.standardOutput = FileHandle.nullDevice
+    server.standardError = FileHandle.nullDevice
+    do { try server.run() } catch {
         print("cannot start httpbin (run scripts/setup.sh): \(error)")
         return 1
     }
     defer {
-        // Children of this process inherit blocked SIGTERM/SIGINT; SIGKILL the master and its
-        // worker exits when it sees its parent gone.
-        kill(socket.processIdentifier, SIGKILL)
+        // Children of this process inherit blocked SIGTERM/SIGINT: SIGKILL, then reap it, so its
+        // port is closed before the demo returns.
+        kill(server.processIdentifier, SIGKILL)
+        server.waitUntilExit()
     }
     let base = "http://127.0.0.1:\(port)"
     let session = Session()

@@ -11,7 +11,8 @@ import Testing
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]) ?? [:] }
     }
 
-    /// Runs `af arguments` in `directory`.
+    /// Runs `af arguments` in `directory`; returns when the tool has exited. Its output goes
+    /// to files, not pipes, so a process it leaves behind cannot hold the run open.
     static func af(_ arguments: [String], in directory: URL? = nil) throws -> Run {
         let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("af")
         let process = Process()
@@ -21,15 +22,29 @@ import Testing
         var environment = ProcessInfo.processInfo.environment
         environment["SSL_CERT_FILE"] = TestServers.shared.caFile
         process.environment = environment
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
+        let output = try OutputFile(), errors = try OutputFile()
+        process.standardOutput = output.handle
+        process.standardError = errors.handle
         try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
-                   errors: String(decoding: err, as: UTF8.self))
+        return Run(status: process.terminationStatus, output: try output.text(), errors: try errors.text())
+    }
+
+    /// A temporary file taking a child's output, removed when read.
+    struct OutputFile {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("af-cli-out-\(UUID().uuidString)")
+        let handle: FileHandle
+
+        init() throws {
+            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+            handle = try FileHandle(forWritingTo: url)
+        }
+
+        func text() throws -> String {
+            try handle.close()
+            defer { try? FileManager.default.removeItem(at: url) }
+            return String(decoding: try Data(contentsOf: url), as: UTF8.self)
+        }
     }
 
     @Test func jsonFieldsQueryAndHeaders() throws {
@@ -117,6 +132,30 @@ import Testing
         #expect(http1.status == 0 && http1.errors.contains("http/1.1 200"), "\(http1.errors)")
         let both = try Self.af(["--http1.1", "--http2", Server.https("/get")])
         #expect(both.status == 2 && both.errors.contains("cannot both be given"))
+    }
+
+    @Test func theDemoRunsAgainstItsOwnHttpbinAndLeavesNothingBehind() throws {
+        let demo = try Self.af(["demo"])
+        #expect(demo.status == 0, "\(demo.output)")
+        #expect(demo.output.contains("== POST JSON to") && demo.output.contains("redirects: 2"), "\(demo.output)")
+        let port = try #require(demo.output.firstMatch(of: /127\.0\.0\.1:(\d+)/).flatMap { UInt16($0.1) })
+        #expect(!Self.somethingListens(onPort: port), "the demo's server outlived it")
+    }
+
+    /// Whether a TCP connection to 127.0.0.1:`port` is accepted.
+    static func somethingListens(onPort port: UInt16) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
     }
 }
 
