@@ -13,6 +13,6 @@ public enum HTTPVersionPolicy: Sendable, Hashable {
 extension HTTPVersionPolicy {
     /// Whether requests to a URL with `scheme` start HTTP/2 without negotiating it (h2c).
     func speaksHTTP2WithoutNegotiation(scheme: String?) -> Bool {
-        self == .http2PriorKnowledge && scheme?.lowercased() == "http"
+        self == .http2PriorKnowledge && scheme?.equalsIgnoringASCIICase("http") == true
     }
 }

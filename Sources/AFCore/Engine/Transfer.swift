@@ -107,7 +107,7 @@ final class Transfer: @unchecked Sendable {
         if cleartextHTTP2, LibcurlQuirks.breaksReusedPriorKnowledgeConnections {
             handle.set(CURLOPT_FRESH_CONNECT, 1)
             handle.set(CURLOPT_FORBID_REUSE, 1)
-        } else if cleartextHTTP2 || scheme?.lowercased() == "https" {
+        } else if cleartextHTTP2 || scheme?.equalsIgnoringASCIICase("https") == true {
             // Waiting for a connection to multiplex on only makes sense where HTTP/2 may be spoken:
             // on cleartext HTTP/1.1 curl would queue behind a busy connection until its response.
             handle.set(CURLOPT_PIPEWAIT, 1)
