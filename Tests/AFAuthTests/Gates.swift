@@ -5,37 +5,6 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Counts calls and opens once a number of them was reached (or after a generous timeout, so a
-/// broken expectation fails the test instead of hanging it).
-final class Gate: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var count = 0
-    private let needed: Int
-
-    init(opensAfter needed: Int) {
-        self.needed = needed
-    }
-
-    func arrive() {
-        condition.lock()
-        count += 1
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Blocks until `needed` arrivals (at most 20 s); whether they all came.
-    @discardableResult
-    func wait() -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        let deadline = Date().addingTimeInterval(20)
-        while count < needed {
-            if !condition.wait(until: deadline) { return false }
-        }
-        return true
-    }
-}
-
 /// An OAuth2Authenticator whose refreshes wait at `gate` first, and are counted.
 final class GatedAuthenticator: Authenticator, @unchecked Sendable {
     let inner: OAuth2Authenticator

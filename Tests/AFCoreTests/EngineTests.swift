@@ -112,13 +112,23 @@ import Testing
     }
 
     @Test func suspendAndResume() async throws {
-        let session = makeSession(startRequestsImmediately: false)
+        // The adapter holds the request until it has been suspended: however long this thread
+        // stalls between resume() and suspend(), the request cannot have finished in between.
+        let suspended = Gate(opensAfter: 1)
+        let holdUntilSuspended = Adapter { urlRequest, _, completion in
+            DispatchQueue.global().async {
+                suspended.wait()
+                completion(.success(urlRequest))
+            }
+        }
+        let session = makeSession(startRequestsImmediately: false, interceptor: holdUntilSuspended)
         let request = session.request(Server.httpbin("/get"))
         let task = request.serializingData()
         #expect(request.isInitialized)
         request.resume()
         request.suspend()
         #expect(request.isSuspended)
+        suspended.arrive()
         request.resume()
         let response = await task.response
         #expect(response.response?.statusCode == 200)
