@@ -43,3 +43,14 @@ public struct ProcessUsage: Sendable {
         return ProcessUsage(cpuSeconds: cpu, maxRSSKiB: usage.ru_maxrss)
     }
 }
+
+extension RunResult {
+    /// Prints the result as the one JSON line `ClientRunner` reads and exits: 0, or 1 when
+    /// some requests failed.
+    public func report() -> Never {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        FileHandle.standardOutput.write((try? encoder.encode(self)).map { $0 + Data("\n".utf8) } ?? Data())
+        exit(failures == 0 ? 0 : 1)
+    }
+}

@@ -45,6 +45,5 @@ func runCacheHits(url: String, count: Int) -> Never {
         RunResult(requests: count, failures: counts.failures, seconds: seconds, cpuSeconds: usage.cpuSeconds,
                   maxRSSKiB: usage.maxRSSKiB, connections: 0, bytes: counts.bytes)
     }
-    FileHandle.standardOutput.write(try! JSONEncoder().encode(result) + Data("\n".utf8))
-    exit(result.failures == 0 ? 0 : 1)
+    result.report()
 }

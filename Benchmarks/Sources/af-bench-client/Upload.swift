@@ -50,6 +50,5 @@ func reportTransfer(bytes: Int, since start: DispatchTime, until end: DispatchTi
     let result = RunResult(requests: 1, failures: bytes >= 0 ? 0 : 1, seconds: seconds,
                            cpuSeconds: usage.cpuSeconds, maxRSSKiB: usage.maxRSSKiB, connections: 1,
                            bytes: max(0, bytes))
-    FileHandle.standardOutput.write(try! JSONEncoder().encode(result) + Data("\n".utf8))
-    exit(result.failures == 0 ? 0 : 1)
+    result.report()
 }

@@ -81,7 +81,4 @@ let result = handlerQueue.sync {
     RunResult(requests: count, failures: tally.failures, seconds: seconds, cpuSeconds: usage.cpuSeconds,
               maxRSSKiB: usage.maxRSSKiB, connections: tally.connections, bytes: tally.bytes)
 }
-let encoder = JSONEncoder()
-encoder.outputFormatting = .sortedKeys
-FileHandle.standardOutput.write(try encoder.encode(result) + Data("\n".utf8))
-exit(result.failures == 0 ? 0 : 1)
+result.report()

@@ -83,7 +83,4 @@ do {
     FileHandle.standardError.write(Data("ahc-bench-client: \(error)\n".utf8))
     exit(1)
 }
-let encoder = JSONEncoder()
-encoder.outputFormatting = .sortedKeys
-FileHandle.standardOutput.write(try encoder.encode(result) + Data("\n".utf8))
-exit(result.failures == 0 ? 0 : 1)
+result.report()

@@ -57,8 +57,7 @@ func runTransfer(mode: String, url: String, path: String) -> Never {
     let result = RunResult(requests: 1, failures: outcome.bytes >= 0 ? 0 : 1, seconds: seconds,
                            cpuSeconds: usage.cpuSeconds, maxRSSKiB: usage.maxRSSKiB, connections: 1,
                            bytes: max(0, outcome.bytes))
-    FileHandle.standardOutput.write(try! JSONEncoder().encode(result) + Data("\n".utf8))
-    exit(result.failures == 0 ? 0 : 1)
+    result.report()
 }
 
 /// Writes a multipart/form-data body with `file` as its one part, copying 512 KiB at a time.
