@@ -33,6 +33,11 @@ let package = Package(
             name: "urlsession-bench-client",
             dependencies: ["BenchSupport"]
         ),
+        .target(name: "SkeletonShim", dependencies: ["CurlSystem"]),
+        .executableTarget(
+            name: "skeleton-bench",
+            dependencies: ["BenchSupport", "SkeletonShim"]
+        ),
         .executableTarget(
             name: "curl-multi-bench",
             dependencies: ["CurlSystem"]

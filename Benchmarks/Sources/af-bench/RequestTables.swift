@@ -10,27 +10,35 @@ func ratio(_ af: Double, _ peer: Double) -> String {
     String(format: "%.2f×", af / peer)
 }
 
+/// The best requests/s among the skeletons that build an HTTPURLResponse per response.
+func ceiling(of results: Zip2Sequence<[ClientRunner], [RunResult]>, clients: Clients) -> Double {
+    let names = Set(clients.ceilings.map(\.name))
+    return results.filter { names.contains($0.0.name) }.map { $0.1.requestsPerSecond }.max() ?? 0
+}
+
 /// The request workloads for every client (warm-up, then `repeats` interleaved runs, median by
 /// requests/s), and a summary of AF's ratio to each peer.
 func requestTables(fixture: Fixture, clients: Clients, options: Options) throws -> (Table, Table) {
     var table = Table(columns: ["workload", "client", "req/s", "CPU ms / 1k req", "peak RSS MiB", "connections", "AF ÷ client"])
-    var summary = Table(columns: ["workload", "AF req/s", "AF ÷ libcurl", "AF ÷ AsyncHTTPClient", "AF ÷ URLSession"])
+    var summary = Table(columns: ["workload", "AF req/s", "AF ÷ libcurl", "AF ÷ AsyncHTTPClient", "AF ÷ URLSession",
+                                  "ceiling ÷ libcurl"])
+    let runners = clients.all + clients.skeletons
     for workload in Workload.requestWorkloads(scale: options.scale) {
         let base = workload.server == .http ? fixture.endpoints.http : fixture.endpoints.https
         let url = base + workload.path
         let caFile = fixture.endpoints.caFile
-        for client in clients.all {  // warm-up: connections, nginx, page cache
+        for client in runners {  // warm-up: connections, nginx, page cache
             _ = try client.run(url: url, count: min(workload.count, 1_000), inflight: workload.inflight, caFile: caFile)
         }
-        var samples = Array(repeating: [RunResult](), count: clients.all.count)
+        var samples = Array(repeating: [RunResult](), count: runners.count)
         for _ in 0..<options.repeats {
-            for (index, client) in clients.all.enumerated() {  // interleaved, so drift hits all alike
+            for (index, client) in runners.enumerated() {  // interleaved, so drift hits all alike
                 samples[index].append(try client.run(url: url, count: workload.count, inflight: workload.inflight, caFile: caFile))
             }
         }
         let medians = samples.map(median(of:))
         let af = medians[0].requestsPerSecond
-        for (client, result) in zip(clients.all, medians) {
+        for (client, result) in zip(runners, medians) {
             table.add([workload.name, client.name,
                        String(format: "%.0f", result.requestsPerSecond),
                        String(format: "%.1f", result.cpuMillisecondsPer1000),
@@ -38,7 +46,10 @@ func requestTables(fixture: Fixture, clients: Clients, options: Options) throws 
                        result.connections >= 0 ? String(result.connections) : "-",
                        client.name == "AF" ? "" : ratio(af, result.requestsPerSecond)])
         }
-        summary.add([workload.name, String(format: "%.0f", af)] + medians.dropFirst().map { ratio(af, $0.requestsPerSecond) })
+        let curl = medians[1].requestsPerSecond
+        summary.add([workload.name, String(format: "%.0f", af)]
+                    + medians[1..<clients.all.count].map { ratio(af, $0.requestsPerSecond) }
+                    + [ratio(ceiling(of: zip(runners, medians), clients: clients), curl)])
     }
     return (table, summary)
 }

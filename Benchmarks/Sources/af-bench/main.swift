@@ -1,6 +1,7 @@
 // Runs AF and its peers (raw libcurl, AsyncHTTPClient, Foundation's URLSession) side by side
 // against the project's servers on loopback and prints one table per kind of workload, with
-// AF's ratio to each peer.
+// AF's ratio to each peer. The request workloads also run `skeleton-bench`, the ceiling of AF's
+// shape (its thread hand-offs and response type, none of its work).
 //
 // usage: af-bench [--repeat N] [--scale X] [--only requests|transfers|cache]
 //   --repeat N  runs per client and workload; the median by requests/s or MB/s is reported (default 3)
@@ -43,6 +44,11 @@ struct Options {
 struct Clients {
     let af, curl, ahc, urlSession: ClientRunner
     var all: [ClientRunner] { [af, curl, ahc, urlSession] }
+    /// Request workloads only: `skeleton-bench`, the fewest thread hand-offs Alamofire's contract
+    /// allows with none of AF's work, without and with the HTTPURLResponse every handler gets.
+    let skeletons: [ClientRunner]
+    /// The skeletons that build the response: the best of them is the ceiling for AF's API.
+    var ceilings: [ClientRunner] { skeletons.filter { $0.name.hasSuffix("HTTPURLResponse") } }
 
     init(directory: URL) {
         af = ClientRunner(name: "AF", executable: directory.appendingPathComponent("af-bench-client"))
@@ -51,6 +57,12 @@ struct Clients {
         var urlSession = ClientRunner(name: "URLSession (Foundation)", executable: directory.appendingPathComponent("urlsession-bench-client"))
         urlSession.trustsSystemBundleOnly = true
         self.urlSession = urlSession
+        let skeletonPath = directory.appendingPathComponent("skeleton-bench")
+        skeletons = [("engine thread", "min-hops"), ("shared multi", "shared")].flatMap { name, shape in
+            [ClientRunner(name: "skeleton: \(name)", executable: skeletonPath, extraArguments: [shape]),
+             ClientRunner(name: "skeleton: \(name) + HTTPURLResponse", executable: skeletonPath,
+                          extraArguments: [shape + "+response"])]
+        }
     }
 }
 
