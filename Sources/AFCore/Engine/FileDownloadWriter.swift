@@ -15,8 +15,10 @@ struct DownloadTarget: Sendable, Equatable {
 /// at a time, at offsets shifted by the response head, and the kernel zeroes and re-touches a
 /// partly written page on every unaligned write. Engine thread only.
 final class FileDownloadWriter {
-    /// Bytes gathered before a write: enough to cut the syscalls 16-fold, small beside a transfer.
-    static let bufferSize = 256 * 1024
+    /// Bytes gathered before a write: 8 times fewer syscalls than curl's pieces. Not larger: on
+    /// this project's Linux 6.18 VMs, 256 KiB writes made the kernel's page-cache copy twice as
+    /// slow (1 GiB download: 560 MB/s median against 1,040 MB/s with 128 KiB; 64 KiB: 830).
+    static let bufferSize = 128 * 1024
     private static let pageSize = 4096
 
     private let descriptor: Int32
