@@ -5,8 +5,8 @@ import Foundation
 /// uploads to the fault server's /sink (which reads and counts the body), of one file of
 /// `1 GiB × scale` written once. AF also runs its InputStream upload and its DataStreamRequest.
 /// Each client runs `repeats` times, interleaved with the others, and its median by MB/s is
-/// reported. Dirty pages are flushed before every run, so no run pays for the write-back of the
-/// one before it (the source file's, or another client's download).
+/// reported. Every run starts from the same page cache (`settlePageCache`), so none pays for the
+/// write-back or the freed pages of the run before it.
 func transferTable(fixture: Fixture, clients: Clients, scale: Double, repeats: Int) throws -> Table {
     let megabytes = max(16, Int(1024 * scale))
     let size = megabytes << 20
@@ -30,7 +30,7 @@ func transferTable(fixture: Fixture, clients: Clients, scale: Double, repeats: I
         var runs = Array(repeating: [RunResult](), count: workload.clients.count)
         for _ in 0..<repeats {
             for (index, client) in workload.clients.enumerated() {
-                sync()
+                settlePageCache(keeping: source)
                 let result = try client.runTransfer(mode: workload.mode, url: workload.url, path: workload.path)
                 guard workload.expected(result.bytes) else {
                     throw BenchError("\(client.name) \(workload.mode): moved \(result.bytes) bytes, expected \(size)")
@@ -51,6 +51,20 @@ func transferTable(fixture: Fixture, clients: Clients, scale: Double, repeats: I
         }
     }
     return table
+}
+
+/// Flushes dirty pages, drops the page cache where allowed (root), and reads `source` back in:
+/// every run then starts with the source cached and the rest of memory as free as it gets.
+/// Without this, repeated 1 GiB downloads of the same binary varied threefold on this VM.
+func settlePageCache(keeping source: URL) {
+    sync()
+    if let control = FileHandle(forWritingAtPath: "/proc/sys/vm/drop_caches") {
+        try? control.write(contentsOf: Data("1\n".utf8))
+        try? control.close()
+    }
+    guard let handle = try? FileHandle(forReadingFrom: source) else { return }
+    defer { try? handle.close() }
+    while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {}
 }
 
 /// Writes `megabytes` MiB of non-repeating bytes, one MiB at a time.
