@@ -37,80 +37,6 @@ let collectsFields = buildsResponse || shape.hasSuffix("+fields")
 let cafile = arguments[4]
 let inflight = min(count, requestedInflight)
 
-/// One reusable transfer, handed between threads; only one thread uses it at a time.
-struct Slot: @unchecked Sendable {
-    let transfer: UnsafeMutablePointer<skeleton_transfer>
-}
-
-/// Runs the multi handle on its own thread; other threads hand it transfers to start.
-final class Engine: @unchecked Sendable {
-    let multi: UnsafeMutableRawPointer?
-    private let lock = NSLock()
-    private var pending: [Slot] = []
-    private let onDone: @Sendable (Slot, Int) -> Void
-
-    init(inflight: Int, onDone: @escaping @Sendable (Slot, Int) -> Void) {
-        multi = skeleton_multi(inflight)
-        self.onDone = onDone
-        let thread = Thread { [self] in run() }
-        thread.start()
-    }
-
-    func start(_ slot: Slot) {
-        lock.lock()
-        let wasEmpty = pending.isEmpty
-        pending.append(slot)
-        lock.unlock()
-        if wasEmpty { curl_multi_wakeup(multi) }
-    }
-
-    private func run() {
-        var running: Int32 = 0
-        while true {
-            lock.lock()
-            let starting = pending
-            pending.removeAll(keepingCapacity: true)
-            lock.unlock()
-            for slot in starting { curl_multi_add_handle(multi, slot.transfer.pointee.easy) }
-            curl_multi_perform(multi, &running)
-            var queued: Int32 = 0
-            while let message = curl_multi_info_read(multi, &queued) {
-                var easy: UnsafeMutableRawPointer?
-                var result = CURLE_OK
-                guard skeleton_done(message, &easy, &result) != 0, let easy,
-                      let transfer = skeleton_transfer_of(easy) else { continue }
-                let status = result == CURLE_OK ? skeleton_status(easy) : 0
-                curl_multi_remove_handle(multi, easy)
-                onDone(Slot(transfer: transfer), status)
-            }
-            curl_multi_poll(multi, nil, 0, 1000, nil)
-        }
-    }
-}
-
-/// The response's header lines as a dictionary, read byte by byte.
-@Sendable func headerFields(_ slot: Slot) -> [String: String] {
-    let transfer = slot.transfer
-    return withUnsafeBytes(of: &transfer.pointee.headers) { raw in
-        let bytes = raw.prefix(transfer.pointee.headersLength)
-        var fields: [String: String] = [:]
-        var lineStart = bytes.startIndex
-        var isStatusLine = true
-        while let newline = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) {
-            var lineEnd = newline
-            if lineEnd > lineStart, bytes[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
-            defer { lineStart = newline + 1 }
-            if isStatusLine { isStatusLine = false; continue }
-            guard let colon = bytes[lineStart..<lineEnd].firstIndex(of: UInt8(ascii: ":")) else { continue }
-            var valueStart = colon + 1
-            while valueStart < lineEnd, bytes[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
-            fields[String(decoding: bytes[lineStart..<colon], as: UTF8.self)] =
-                String(decoding: bytes[valueStart..<lineEnd], as: UTF8.self)
-        }
-        return fields
-    }
-}
-
 /// Counters touched only on `handlerQueue`.
 final class Tally: @unchecked Sendable {
     var started = 0
@@ -133,10 +59,6 @@ let slots = (0..<inflight).map { _ -> Slot in
 
 nonisolated(unsafe) var engine: Engine!
 
-/// The shared multi handle of the `shared` shape.
-struct Shared: @unchecked Sendable {
-    let pointer: OpaquePointer
-}
 nonisolated(unsafe) var shared: Shared!
 
 @Sendable func handle(_ slot: Slot, status: Int) {

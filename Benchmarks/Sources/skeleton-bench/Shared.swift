@@ -1,5 +1,10 @@
 import SkeletonShim
 
+/// The shared multi handle of the `shared` shape.
+struct Shared: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
 /// Where the `shared` shape's waiter thread reports finished transfers (set once, before it starts).
 nonisolated(unsafe) var onSharedDone: (@Sendable (Slot, Int) -> Void)?
 
