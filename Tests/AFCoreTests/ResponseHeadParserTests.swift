@@ -26,6 +26,24 @@ struct ResponseHeadParserTests {
         #expect(head.value(for: "Missing") == nil)
     }
 
+    @Test(arguments: [
+        ("HTTP/1.1 404 Not Found\r\n", 404, "HTTP/1.1"),
+        ("HTTP/2 204\r\n", 204, "HTTP/2"),
+        ("HTTP/1.0  302   Found  \r\n", 302, "HTTP/1.0"),
+        ("HTTP/1.1 599 Some reason with spaces\r\n", 599, "HTTP/1.1"),
+    ])
+    func statusLines(line: String, code: Int, version: String) throws {
+        let head = try #require(parse([line, "\r\n"]))
+        #expect(head.statusCode == code)
+        #expect(head.httpVersion == version)
+    }
+
+    @Test(arguments: ["HTTP/1.1\r\n", "HTTP/1.1 OK\r\n", "HTTP/1.1 20x OK\r\n", "HTTP/1.1 -200 OK\r\n",
+                      "HTTP/1.1 9999999999 OK\r\n"])
+    func statusLinesWithoutANumericCodeGiveNoHead(line: String) {
+        #expect(parse([line, "A: 1\r\n", "\r\n"]) == nil)
+    }
+
     @Test func informationalHeadsAreSkipped() throws {
         let head = try #require(parse(["HTTP/1.1 100 Continue\r\n", "\r\n",
                                        "HTTP/1.1 200 OK\r\n", "A: 1\r\n", "\r\n"]))
