@@ -93,6 +93,10 @@ import Testing
             .serializingDecodable(HTTPBinResponse.self).value
         #expect(value.headers["User-Agent"] == "request-agent")
         #expect(value.headers["X-Session"] == "1")
+        // Names compare case-insensitively: a lower-case request header still replaces the session's.
+        let lower = try await session.request(Server.httpbin("/headers"), headers: ["user-agent": "lower-agent"])
+            .serializingDecodable(HTTPBinResponse.self).value
+        #expect(lower.headers["User-Agent"] == "lower-agent")
     }
 
     @Test func requestModifierRunsBeforeEncoding() async throws {

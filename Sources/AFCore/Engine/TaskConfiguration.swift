@@ -10,7 +10,8 @@ struct TaskConfiguration: @unchecked Sendable {
 
     var idleTimeout: TimeInterval
     var resourceTimeout: TimeInterval
-    var additionalHeaders: [(name: String, value: String)]
+    /// The configuration's `httpAdditionalHeaders`, each with its line in curl's form (built once).
+    let additionalHeaders: [(name: String, value: String, line: String)]
     var cookieStorage: HTTPCookieStorage?
     var shouldSetCookies: Bool
     var acceptsCookies: Bool
@@ -32,7 +33,8 @@ struct TaskConfiguration: @unchecked Sendable {
         resourceTimeout = configuration.timeoutIntervalForResource
         additionalHeaders = (configuration.httpAdditionalHeaders ?? [:]).compactMap { key, value in
             guard let name = key as? String else { return nil }
-            return (name, "\(value)")
+            let value = "\(value)"
+            return (name, value, Self.headerLine(name: name, value: value))
         }
         cookieStorage = configuration.httpCookieStorage
         shouldSetCookies = configuration.httpShouldSetCookies
@@ -48,8 +50,6 @@ struct TaskConfiguration: @unchecked Sendable {
     /// The transfer for one hop of `request`.
     func transferSpec(for request: URLRequest, credential: HTTPCredential? = nil,
                       upload: TransferUpload? = nil, download: DownloadTarget? = nil) -> TransferSpec {
-        var lines: [String] = []
-        var seen = Set<String>()
         let url = request.url
         var requestHeaders = request.allHTTPHeaderFields ?? [:]
         if shouldSetCookies, request.httpShouldHandleCookies, let url, let cookieStorage,
@@ -57,12 +57,15 @@ struct TaskConfiguration: @unchecked Sendable {
            let cookies = cookieStorage.cookies(for: url), !cookies.isEmpty {
             requestHeaders.merge(HTTPCookie.requestHeaderFields(with: cookies)) { current, _ in current }
         }
+        var lines: [String] = []
+        lines.reserveCapacity(requestHeaders.count + additionalHeaders.count)
         for (name, value) in requestHeaders {
-            seen.insert(name.lowercased())
             lines.append(Self.headerLine(name: name, value: value))
         }
-        for (name, value) in additionalHeaders where !seen.contains(name.lowercased()) {
-            lines.append(Self.headerLine(name: name, value: value))
+        // The request's own headers win over the configuration's (names compare case-insensitively).
+        for header in additionalHeaders
+        where !requestHeaders.keys.contains(where: { $0.equalsIgnoringASCIICase(header.name) }) {
+            lines.append(header.line)
         }
         let requestTimeout = request.timeoutInterval > 0 ? request.timeoutInterval : idleTimeout
         return TransferSpec(
@@ -94,8 +97,8 @@ struct TaskConfiguration: @unchecked Sendable {
     /// what Vary is matched against.
     func cacheView(of request: URLRequest) -> URLRequest {
         var view = request
-        for (name, value) in additionalHeaders where view.value(forHTTPHeaderField: name) == nil {
-            view.setValue(value, forHTTPHeaderField: name)
+        for header in additionalHeaders where view.value(forHTTPHeaderField: header.name) == nil {
+            view.setValue(header.value, forHTTPHeaderField: header.name)
         }
         return view
     }
