@@ -87,6 +87,12 @@ import Testing
         #expect(try components.asURL().absoluteString == "https://example.com")
         let request = try URLRequest(url: "https://example.com", method: .get)
         #expect(request.urlRequest == request)
+        #expect(request.httpMethod == "GET")
+        #expect(request.method == .get)
+        #expect(request.allHTTPHeaderFields?.isEmpty ?? true)
+        let delete = try URLRequest(url: "https://example.com", method: .delete, headers: [:])
+        #expect(delete.httpMethod == "DELETE")
+        #expect(delete.allHTTPHeaderFields?.isEmpty ?? true)
     }
 
     @Test func getWithBodyFailsValidation() throws {

@@ -51,8 +51,10 @@ extension URLRequest {
     public init(url: any URLConvertible, method: HTTPMethod, headers: HTTPHeaders? = nil) throws {
         let url = try url.asURL()
         self.init(url: url)
-        httpMethod = method.rawValue
-        allHTTPHeaderFields = headers?.dictionary
+        // A new request already says GET and has no headers; setting the method costs ~4k
+        // instructions (FoundationNetworking normalises it), so only a change is written.
+        if method != .get { httpMethod = method.rawValue }
+        if let headers { allHTTPHeaderFields = headers.dictionary }
     }
 
     /// The request's method as an `HTTPMethod`.
