@@ -54,3 +54,16 @@ extension RunResult {
         exit(failures == 0 ? 0 : 1)
     }
 }
+
+/// Times a request workload: runs `start` on `queue` (the handlers' queue, which keeps the
+/// counters), waits for `done`, then builds the result on `queue` from the elapsed seconds and
+/// the process's usage, and reports it.
+public func measureRequests(on queue: DispatchQueue, start: () -> Void, until done: DispatchSemaphore,
+                            result: (_ seconds: Double, _ usage: ProcessUsage) -> RunResult) -> Never {
+    let startTime = DispatchTime.now()
+    queue.sync(execute: start)
+    done.wait()
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - startTime.uptimeNanoseconds) / 1e9
+    let usage = ProcessUsage.current()
+    queue.sync { result(seconds, usage) }.report()
+}

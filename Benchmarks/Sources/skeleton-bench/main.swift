@@ -110,15 +110,9 @@ if sharesMulti {
     engine = Engine(inflight: inflight) { slot, status in finished(slot, status: status) }
 }
 
-let startTime = DispatchTime.now()
-handlerQueue.sync {
+measureRequests(on: handlerQueue, start: {
     for slot in slots { start(slot) }
-}
-done.wait()
-let seconds = Double(DispatchTime.now().uptimeNanoseconds - startTime.uptimeNanoseconds) / 1e9
-let usage = ProcessUsage.current()
-let result = handlerQueue.sync {
+}, until: done) { seconds, usage in
     RunResult(requests: count, failures: tally.failures, seconds: seconds, cpuSeconds: usage.cpuSeconds,
               maxRSSKiB: usage.maxRSSKiB, connections: -1, bytes: tally.bytes)
 }
-result.report()

@@ -65,15 +65,9 @@ let done = DispatchSemaphore(value: 0)
     }.resume()
 }
 
-let start = DispatchTime.now()
-handlerQueue.sync {
+measureRequests(on: handlerQueue, start: {
     for _ in 0..<inflight { startOne() }
-}
-done.wait()
-let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-let usage = ProcessUsage.current()
-let result = handlerQueue.sync {
+}, until: done) { seconds, usage in
     RunResult(requests: count, failures: tally.failures, seconds: seconds, cpuSeconds: usage.cpuSeconds,
               maxRSSKiB: usage.maxRSSKiB, connections: -1, bytes: tally.bytes)
 }
-result.report()
