@@ -10,12 +10,6 @@ func ratio(_ af: Double, _ peer: Double) -> String {
     String(format: "%.2f×", af / peer)
 }
 
-/// The best requests/s among the skeletons that build an HTTPURLResponse per response.
-func ceiling(of results: Zip2Sequence<[ClientRunner], [RunResult]>, clients: Clients) -> Double {
-    let names = Set(clients.ceilings.map(\.name))
-    return results.filter { names.contains($0.0.name) }.map { $0.1.requestsPerSecond }.max() ?? 0
-}
-
 /// The request workloads for every client (warm-up, then `repeats` interleaved runs, median by
 /// requests/s), and a summary of AF's ratio to each peer.
 func requestTables(fixture: Fixture, clients: Clients, options: Options) throws -> (Table, Table) {
@@ -46,10 +40,13 @@ func requestTables(fixture: Fixture, clients: Clients, options: Options) throws 
                        result.connections >= 0 ? String(result.connections) : "-",
                        client.name == "AF" ? "" : ratio(af, result.requestsPerSecond)])
         }
-        let curl = medians[1].requestsPerSecond
+        // The ceiling: the best of the skeletons that build an HTTPURLResponse per response.
+        let ceilingNames = Set(clients.ceilings.map(\.name))
+        let ceiling = zip(runners, medians).filter { ceilingNames.contains($0.0.name) }
+            .map(\.1.requestsPerSecond).max() ?? 0
         summary.add([workload.name, String(format: "%.0f", af)]
                     + medians[1..<clients.all.count].map { ratio(af, $0.requestsPerSecond) }
-                    + [ratio(ceiling(of: zip(runners, medians), clients: clients), curl)])
+                    + [ratio(ceiling, medians[1].requestsPerSecond)])
     }
     return (table, summary)
 }

@@ -48,7 +48,7 @@ struct Clients {
     /// allows with none of AF's work, without and with the HTTPURLResponse every handler gets.
     let skeletons: [ClientRunner]
     /// The skeletons that build the response: the best of them is the ceiling for AF's API.
-    var ceilings: [ClientRunner] { skeletons.filter { $0.name.hasSuffix("HTTPURLResponse") } }
+    let ceilings: [ClientRunner]
 
     init(directory: URL) {
         af = ClientRunner(name: "AF", executable: directory.appendingPathComponent("af-bench-client"))
@@ -58,10 +58,13 @@ struct Clients {
         urlSession.trustsSystemBundleOnly = true
         self.urlSession = urlSession
         let skeletonPath = directory.appendingPathComponent("skeleton-bench")
-        skeletons = [("engine thread", "min-hops"), ("shared multi", "shared")].flatMap { name, shape in
-            [ClientRunner(name: "skeleton: \(name)", executable: skeletonPath, extraArguments: [shape]),
-             ClientRunner(name: "skeleton: \(name) + HTTPURLResponse", executable: skeletonPath,
-                          extraArguments: [shape + "+response"])]
+        let shapes = [("engine thread", "min-hops"), ("shared multi", "shared")]
+        ceilings = shapes.map { name, shape in
+            ClientRunner(name: "skeleton: \(name) + HTTPURLResponse", executable: skeletonPath,
+                         extraArguments: [shape + "+response"])
+        }
+        skeletons = zip(shapes, ceilings).flatMap { shape, ceiling in
+            [ClientRunner(name: "skeleton: \(shape.0)", executable: skeletonPath, extraArguments: [shape.1]), ceiling]
         }
     }
 }
