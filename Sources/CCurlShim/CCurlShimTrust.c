@@ -10,22 +10,47 @@
 
 static afc_trust_callback trust_callback;
 
-/// The chain to show the evaluators: the verified one, else the leaf and what the peer sent.
+/// 1 when `issuer`'s name and key identifiers match `subject`'s issuer and its key verifies
+/// `subject`'s signature. Validity dates and trust are not looked at.
+static int signed_by(X509 *subject, X509 *issuer) {
+    if (X509_check_issued(issuer, subject) != X509_V_OK) return 0;
+    EVP_PKEY *key = X509_get0_pubkey(issuer);
+    return key && X509_verify(subject, key) == 1;
+}
+
+/// The chain from `leaf` (the certificate whose key the peer proved it holds) up through
+/// `candidates`, each link an issuer whose signature verifies; stops at a self-signed
+/// certificate or where no candidate signed the last one. Certificates the peer sent that are not
+/// on this path are left out, so nothing appended to a chain can be taken for part of it.
+static STACK_OF(X509) *signature_chain(X509 *leaf, STACK_OF(X509) *candidates) {
+    STACK_OF(X509) *chain = sk_X509_new_null();
+    if (!chain || !leaf || !X509_up_ref(leaf)) return chain;
+    sk_X509_push(chain, leaf);
+    int limit = candidates ? sk_X509_num(candidates) : 0;
+    for (X509 *current = leaf; sk_X509_num(chain) <= limit && !signed_by(current, current);) {
+        X509 *next = NULL;
+        for (int index = 0; !next && index < limit; index++) {
+            X509 *candidate = sk_X509_value(candidates, index);
+            int seen = 0;
+            for (int link = 0; !seen && link < sk_X509_num(chain); link++) {
+                seen = X509_cmp(sk_X509_value(chain, link), candidate) == 0;
+            }
+            if (!seen && signed_by(current, candidate)) next = candidate;
+        }
+        if (!next || !X509_up_ref(next)) break;
+        sk_X509_push(chain, next);
+        current = next;
+    }
+    return chain;
+}
+
+/// The chain to show the evaluators: the verified one, else the one built by signatures from the
+/// leaf over what the peer sent.
 static STACK_OF(X509) *presented_chain(X509_STORE_CTX *store, int trusted) {
     STACK_OF(X509) *chain = trusted ? X509_STORE_CTX_get1_chain(store) : NULL;
     if (chain && sk_X509_num(chain) > 0) return chain;
     if (chain) sk_X509_pop_free(chain, X509_free);
-    chain = sk_X509_new_null();
-    if (!chain) return NULL;
-    X509 *leaf = X509_STORE_CTX_get0_cert(store);
-    if (leaf && X509_up_ref(leaf)) sk_X509_push(chain, leaf);
-    STACK_OF(X509) *untrusted = X509_STORE_CTX_get0_untrusted(store);
-    for (int index = 0; untrusted && index < sk_X509_num(untrusted); index++) {
-        X509 *certificate = sk_X509_value(untrusted, index);
-        if (certificate == leaf || !X509_up_ref(certificate)) continue;
-        sk_X509_push(chain, certificate);
-    }
-    return chain;
+    return signature_chain(X509_STORE_CTX_get0_cert(store), X509_STORE_CTX_get0_untrusted(store));
 }
 
 /// What the verification step saw, kept on the SSL until the status step hands it to Swift.

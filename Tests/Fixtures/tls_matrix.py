@@ -13,12 +13,16 @@ Cases (all for host "localhost" unless said):
   untrusted-root    leaf signed by "AF Internal CA", which nothing trusts by default
   expired           valid from 2020-01-01 to 2020-01-02
   not-yet-valid     valid from 2099-01-01 to 2099-01-02
+  internal-chain    leaf signed by an intermediate of "AF Internal CA", served with the intermediate
+  appended-leaf     an attacker's self-signed leaf, served with the real "valid" leaf appended
+  forged-intermediate  an attacker's leaf naming "AF Intermediate CA" as issuer but signed by the
+                    attacker's own key, served with the real intermediate appended
 """
 import os
 import subprocess
 
 CASES = ["valid", "intermediate", "incomplete-chain", "wrong-host", "self-signed", "untrusted-root",
-         "expired", "not-yet-valid"]
+         "expired", "not-yet-valid", "internal-chain", "appended-leaf", "forged-intermediate"]
 
 CA_CONFIG = """
 [ ca ]
@@ -56,6 +60,12 @@ def make(directory):
         with open(os.path.join(root, name), "w") as f:
             f.write(text)
 
+    def concatenate(name, parts):
+        with open(os.path.join(root, name), "w") as f:
+            for part in parts:
+                with open(os.path.join(root, part)) as source:
+                    f.write(source.read())
+
     def request(name, subject):
         run("req", "-newkey", "rsa:2048", "-nodes", "-subj", subject, "-keyout", f"{name}.key", "-out", f"{name}.csr")
 
@@ -78,10 +88,7 @@ def make(directory):
     sign("intermediate-ca", *test_ca, CA_EXT)
     request("intermediate", "/CN=localhost")
     sign("intermediate", os.path.join(root, "intermediate-ca.pem"), os.path.join(root, "intermediate-ca.key"), leaf)
-    with open(os.path.join(root, "intermediate-full.pem"), "w") as f:
-        for name in ["intermediate.pem", "intermediate-ca.pem"]:
-            with open(os.path.join(root, name)) as part:
-                f.write(part.read())
+    concatenate("intermediate-full.pem", ["intermediate.pem", "intermediate-ca.pem"])
 
     request("wrong-host", "/CN=wrong.example")
     sign("wrong-host", *test_ca, LEAF_EXT.format(host="wrong.example"))
@@ -101,9 +108,32 @@ def make(directory):
     request("not-yet-valid", "/CN=localhost")
     sign("not-yet-valid", *test_ca, leaf, "20990101000000Z", "20990102000000Z")
 
+    request("internal-intermediate", "/CN=AF Internal Intermediate")
+    sign("internal-intermediate", os.path.join(root, "internal-ca.pem"), os.path.join(root, "internal-ca.key"), CA_EXT)
+    request("internal-chain", "/CN=localhost")
+    sign("internal-chain", os.path.join(root, "internal-intermediate.pem"), os.path.join(root, "internal-intermediate.key"),
+         leaf)
+    concatenate("internal-chain-full.pem", ["internal-chain.pem", "internal-intermediate.pem"])
+
+    # An attacker holds only its own keys, and appends real certificates (public) to its chain.
+    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
+        "-keyout", "attacker.key", "-out", "attacker.pem", "-addext", "subjectAltName=DNS:localhost")
+    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=AF Intermediate CA",
+        "-keyout", "forged-ca.key", "-out", "forged-ca.pem",
+        "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign")
+    request("forged-intermediate", "/CN=localhost")
+    sign("forged-intermediate", os.path.join(root, "forged-ca.pem"), os.path.join(root, "forged-ca.key"), leaf)
+
+    concatenate("appended-leaf-full.pem", ["attacker.pem", "valid.pem"])
+    concatenate("forged-intermediate-full.pem", ["forged-intermediate.pem", "intermediate-ca.pem"])
+
     files = {case: (os.path.join(root, f"{case}.pem"), os.path.join(root, f"{case}.key")) for case in CASES}
     files["intermediate"] = (os.path.join(root, "intermediate-full.pem"), os.path.join(root, "intermediate.key"))
     files["incomplete-chain"] = (os.path.join(root, "intermediate.pem"), os.path.join(root, "intermediate.key"))
+    files["internal-chain"] = (os.path.join(root, "internal-chain-full.pem"), os.path.join(root, "internal-chain.key"))
+    files["appended-leaf"] = (os.path.join(root, "appended-leaf-full.pem"), os.path.join(root, "attacker.key"))
+    files["forged-intermediate"] = (os.path.join(root, "forged-intermediate-full.pem"),
+                                    os.path.join(root, "forged-intermediate.key"))
     return files
 
 

@@ -4,7 +4,9 @@ import Foundation
 /// it: AF's counterpart of `SecTrust`, handed to the trust evaluators.
 public struct ServerTrust: Sendable {
     /// The DER encodings of the chain, leaf first: the verified chain (up to the trusted root)
-    /// when OpenSSL trusted it, else the certificates the server sent.
+    /// when OpenSSL trusted it, else the chain built from the server's leaf through the
+    /// certificates it sent, each one's signature verified by the next (dates and trust not
+    /// checked). Certificates the server sent off that path are not included.
     public let certificateData: [Data]
     /// The host the connection is for.
     public let host: String

@@ -11,7 +11,8 @@
 /// Called on the engine thread during each TLS handshake of a transfer with trust evaluation,
 /// once the server's certificates and any stapled OCSP answer arrived and before the client
 /// sends anything: `certificates` are the DER encodings of the chain, leaf first (the verified
-/// chain when OpenSSL trusted it, else what the server sent); `default_trusted` is OpenSSL's own
+/// chain when OpenSSL trusted it, else the chain built from the leaf by verified issuer signatures
+/// over what the server sent); `default_trusted` is OpenSSL's own
 /// verdict against the configured CAs, `default_error` its reason when not trusted; `staple` the
 /// DER OCSP response the server stapled, if any. Return 1 to accept the connection, 0 to reject it.
 typedef int (*afc_trust_callback)(void *_Nullable context, const unsigned char *_Nonnull const *_Nonnull certificates,
