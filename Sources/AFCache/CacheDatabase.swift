@@ -1,15 +1,22 @@
 import AFCore
 import Foundation
 
-/// The cache's SQLite file: one row per stored response variant, with its size and last use for
-/// least-recently-used eviction. WAL mode and a busy timeout let several processes share it; a
-/// damaged file is moved aside and a new one made. Not thread-safe: `SQLiteURLCache` serialises.
+/// The cache's SQLite file: one row per stored response variant and credential partition, with its
+/// size and last use for least-recently-used eviction, and the random key partitions are hashed
+/// with. WAL mode and a busy timeout let several processes share it; a damaged file is moved aside
+/// and a new one made. The file (and SQLite's -wal and -shm beside it) is private to its owner
+/// (0600), in a directory made 0700 when AF creates it. Not thread-safe: `SQLiteURLCache`
+/// serialises.
 final class CacheDatabase {
-    static let schemaVersion = 1
+    /// 2: rows carry the credential partition they were stored for (rows of version 1 did not,
+    /// so they are dropped: they could hold one user's responses to be served to another).
+    static let schemaVersion = 2
     static let busyTimeout: TimeInterval = 5
 
     let fileURL: URL
     private var database: SQLiteDatabase
+    /// The key of the credential partitions' HMAC, shared by every process using the file.
+    private(set) var partitionKey: Data
     /// Where damaged files went, for the owner to report.
     private(set) var movedAside: [URL] = []
 
@@ -18,16 +25,18 @@ final class CacheDatabase {
     init(fileURL: URL, busyTimeout: TimeInterval = CacheDatabase.busyTimeout) throws {
         self.fileURL = fileURL
         self.busyTimeout = busyTimeout
-        try FileManager.default.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
         do {
-            database = try Self.open(fileURL, busyTimeout: busyTimeout)
+            (database, partitionKey) = try Self.open(fileURL, busyTimeout: busyTimeout)
         } catch let failure as SQLiteDatabase.Failure where failure.isCorruption {
             movedAside.append(try Self.moveAside(fileURL))
-            database = try Self.open(fileURL, busyTimeout: busyTimeout)
+            (database, partitionKey) = try Self.open(fileURL, busyTimeout: busyTimeout)
         }
     }
 
-    private static func open(_ fileURL: URL, busyTimeout: TimeInterval) throws -> SQLiteDatabase {
+    private static func open(_ fileURL: URL, busyTimeout: TimeInterval) throws -> (SQLiteDatabase, key: Data) {
+        try PrivateFile.prepare(fileURL.path, companions: ["-wal", "-shm"])
         let database = try SQLiteDatabase(path: fileURL.path, busyTimeout: busyTimeout)
         try database.execute("PRAGMA journal_mode=WAL")
         try database.execute("PRAGMA synchronous=NORMAL")
@@ -36,10 +45,14 @@ final class CacheDatabase {
         guard problems == ["ok"] else {
             throw SQLiteDatabase.Failure(code: 11 /* SQLITE_CORRUPT */, message: problems.prefix(3).joined(separator: "; "))
         }
+        var version: Int64 = 0
+        try database.query("PRAGMA user_version") { version = $0.integer(0) }
+        if version != 0, version < schemaVersion { try database.execute("DROP TABLE IF EXISTS responses") }
         try database.execute("""
             CREATE TABLE IF NOT EXISTS responses (
                 id INTEGER PRIMARY KEY,
                 url TEXT NOT NULL,
+                partition TEXT NOT NULL,
                 variant TEXT NOT NULL,
                 status INTEGER NOT NULL,
                 headers BLOB NOT NULL,
@@ -50,13 +63,20 @@ final class CacheDatabase {
                 stored_at REAL NOT NULL,
                 last_used REAL NOT NULL,
                 size INTEGER NOT NULL,
-                UNIQUE (url, variant)
+                UNIQUE (url, partition, variant)
             );
+            CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL);
             CREATE INDEX IF NOT EXISTS responses_by_use ON responses (last_used);
             CREATE INDEX IF NOT EXISTS responses_by_storing ON responses (stored_at);
             PRAGMA user_version = \(schemaVersion);
             """)
-        return database
+        // The first process to get here chooses the key; every later one reads it.
+        var generator = SystemRandomNumberGenerator()
+        let candidate = Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        try database.query("INSERT OR IGNORE INTO secrets (name, value) VALUES ('partition-key', ?)", [.blob(candidate)])
+        var key = Data()
+        try database.query("SELECT value FROM secrets WHERE name = 'partition-key'") { key = $0.blob(0) }
+        return (database, key)
     }
 
     /// Renames the file (and its WAL and shared-memory files) to `<name>.corrupt-<time>`.
@@ -83,19 +103,22 @@ final class CacheDatabase {
         } catch let failure as SQLiteDatabase.Failure where failure.isCorruption {
             database.close()
             movedAside.append(try Self.moveAside(fileURL))
-            database = try Self.open(fileURL, busyTimeout: busyTimeout)
+            (database, partitionKey) = try Self.open(fileURL, busyTimeout: busyTimeout)
             return try body(database)
         }
     }
 
     // MARK: Rows
 
-    func entries(for url: URL, now: Date) throws -> [HTTPCacheEntry] {
+    /// The variants stored for `url` in `partition`.
+    func entries(for url: URL, partition: String, now: Date) throws -> [HTTPCacheEntry] {
         try recovering { database in
             var entries: [HTTPCacheEntry] = []
+            let key: [SQLiteDatabase.Value] = [.text(url.absoluteString), .text(partition)]
             try database.query("""
-                SELECT status, headers, varying, body, request_date, response_date FROM responses WHERE url = ?
-                """, [.text(url.absoluteString)]) { row in
+                SELECT status, headers, varying, body, request_date, response_date FROM responses
+                WHERE url = ? AND partition = ?
+                """, key) { row in
                 entries.append(HTTPCacheEntry(
                     url: url, statusCode: Int(row.integer(0)), headers: EntryCoding.headers(row.blob(1)),
                     body: row.blob(3), varyingRequestHeaders: EntryCoding.varying(row.blob(2)),
@@ -103,25 +126,26 @@ final class CacheDatabase {
                     responseDate: Date(timeIntervalSince1970: row.real(5))))
             }
             if !entries.isEmpty {
-                try database.query("UPDATE responses SET last_used = ? WHERE url = ?",
-                                   [.real(now.timeIntervalSince1970), .text(url.absoluteString)])
+                try database.query("UPDATE responses SET last_used = ? WHERE url = ? AND partition = ?",
+                                   [.real(now.timeIntervalSince1970)] + key)
             }
             return entries
         }
     }
 
-    /// Stores `entry` (replacing its variant), then evicts the least recently used rows until
-    /// the stored bytes fit `capacity`.
-    func store(_ entry: HTTPCacheEntry, now: Date, capacity: Int) throws {
+    /// Stores `entry` in `partition` (replacing its variant there), then evicts the least recently
+    /// used rows until the stored bytes fit `capacity`.
+    func store(_ entry: HTTPCacheEntry, partition: String, now: Date, capacity: Int) throws {
         let headers = EntryCoding.encode(entry.headers), varying = EntryCoding.encode(entry.varyingRequestHeaders)
         let size = entry.body.count + headers.count + varying.count + entry.url.absoluteString.utf8.count
         try recovering { database in
             try database.execute("BEGIN IMMEDIATE")
             do {
                 try database.query("""
-                    INSERT OR REPLACE INTO responses (url, variant, status, headers, varying, body, request_date,
-                        response_date, stored_at, last_used, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, [.text(entry.url.absoluteString), .text(EntryCoding.variantKey(entry.varyingRequestHeaders)),
+                    INSERT OR REPLACE INTO responses (url, partition, variant, status, headers, varying, body,
+                        request_date, response_date, stored_at, last_used, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, [.text(entry.url.absoluteString), .text(partition),
+                          .text(EntryCoding.variantKey(entry.varyingRequestHeaders)),
                           .integer(Int64(entry.statusCode)), .blob(headers), .blob(varying), .blob(entry.body),
                           .real(entry.requestDate.timeIntervalSince1970), .real(entry.responseDate.timeIntervalSince1970),
                           .real(now.timeIntervalSince1970), .real(now.timeIntervalSince1970), .integer(Int64(size))])

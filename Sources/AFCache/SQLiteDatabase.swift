@@ -46,9 +46,9 @@ final class SQLiteDatabase {
     private var handle: OpaquePointer?
 
     /// Opens (creating) the database at `path`, waiting up to `busyTimeout` for other
-    /// connections' locks.
+    /// connections' locks. A symbolic link at `path` is refused.
     init(path: String, busyTimeout: TimeInterval) throws {
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         let result = sqlite3_open_v2(path, &handle, flags, nil)
         guard result == SQLITE_OK else {
             let failure = Failure(code: result, message: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open")

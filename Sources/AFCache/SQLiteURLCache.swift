@@ -6,8 +6,12 @@ import FoundationNetworking
 
 /// A `URLCache` kept in one SQLite file, with the semantics of a private HTTP cache when AF's
 /// engine uses it (`configuration.urlCache = try SQLiteURLCache(...)`): freshness, validation,
-/// Vary (several variants per URL), invalidation. Safe to share between threads and between
-/// processes using the same file. Storing never fails a request: failures go to `onFailure`.
+/// Vary (several variants per URL), invalidation. Responses are kept apart by the credentials of
+/// their requests (`Authorization`, `Proxy-Authorization`, `Cookie`): each set sees only its own
+/// entries, and anonymous requests only anonymous ones; the file holds a keyed hash of them, never
+/// the values, and never a response's `Set-Cookie`. Safe to share between threads and between
+/// processes of the same user using the same file (0600, its directory 0700 when created here).
+/// Storing never fails a request: failures go to `onFailure`.
 public final class SQLiteURLCache: URLCache, HTTPCacheStorage, @unchecked Sendable {
     /// Something the cache could not do; the request it served or stored was not affected.
     public enum Failure: Error, Sendable {
@@ -61,16 +65,17 @@ public final class SQLiteURLCache: URLCache, HTTPCacheStorage, @unchecked Sendab
 
     // MARK: HTTPCacheStorage
 
-    public func cachedEntries(for url: URL) -> [HTTPCacheEntry] {
+    public func cachedEntries(for url: URL, credentials: CacheCredentials) -> [HTTPCacheEntry] {
         let (entries, failures) = state.withLock { state -> ([HTTPCacheEntry], [Failure]) in
             do {
                 try refreshMemory(&state)
-                if let held = state.memory.entries(for: url) {
+                let key = MemoryLayer.Key(url: url, partition: credentials.partition(key: state.database.partitionKey))
+                if let held = state.memory.entries(for: key) {
                     state.touched[url] = Date()
                     return (held, moves(&state))
                 }
-                let stored = try state.database.entries(for: url, now: Date())
-                state.memory.hold(stored, for: url)
+                let stored = try state.database.entries(for: url, partition: key.partition, now: Date())
+                state.memory.hold(stored, for: key)
                 return (stored, moves(&state))
             } catch {
                 return ([], moves(&state) + [.readFailed(url, underlying: error)])
@@ -80,18 +85,19 @@ public final class SQLiteURLCache: URLCache, HTTPCacheStorage, @unchecked Sendab
         return entries
     }
 
-    public func storeEntry(_ entry: HTTPCacheEntry) {
+    public func storeEntry(_ entry: HTTPCacheEntry, credentials: CacheCredentials) {
         let failures = state.withLock { state -> [Failure] in
             guard MemoryLayer.size(of: entry) <= state.diskCapacity / 20 else { return [] }
+            let key = MemoryLayer.Key(url: entry.url, partition: credentials.partition(key: state.database.partitionKey))
             do {
                 try refreshMemory(&state)
                 try state.database.markUsed(state.touched)
                 state.touched = [:]
-                try state.database.store(entry, now: Date(), capacity: state.diskCapacity)
-                state.memory.remove(entry.url)
+                try state.database.store(entry, partition: key.partition, now: Date(), capacity: state.diskCapacity)
+                state.memory.remove(key)
                 return moves(&state)
             } catch {
-                state.memory.remove(entry.url)
+                state.memory.remove(key)
                 return moves(&state) + [.storeFailed(entry.url, underlying: error)]
             }
         }
@@ -115,7 +121,7 @@ public final class SQLiteURLCache: URLCache, HTTPCacheStorage, @unchecked Sendab
 
     public override func cachedResponse(for request: URLRequest) -> CachedURLResponse? {
         guard let url = request.url else { return nil }
-        let entry = cachedEntries(for: url).filter { CacheLookup.matchesVary($0, request: request) }
+        let entry = cachedEntries(for: url, credentials: CacheCredentials(request: request)).filter { CacheLookup.matchesVary($0, request: request) }
             .max { $0.responseDate < $1.responseDate }
         guard let entry, let response = HTTPURLResponse(url: url, statusCode: entry.statusCode, httpVersion: "HTTP/1.1",
                                                         headerFields: Dictionary(entry.headers.map { ($0.name, $0.value) }) { $1 })
@@ -131,7 +137,8 @@ public final class SQLiteURLCache: URLCache, HTTPCacheStorage, @unchecked Sendab
         })
         let now = Date()
         storeEntry(CacheStoreRules.entry(for: request, url: url, statusCode: response.statusCode, headers: headers,
-                                         body: cachedResponse.data, requestDate: now, responseDate: now))
+                                         body: cachedResponse.data, requestDate: now, responseDate: now),
+                   credentials: CacheCredentials(request: request))
     }
 
     public override func removeCachedResponse(for request: URLRequest) {

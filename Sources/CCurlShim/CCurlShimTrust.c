@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
@@ -270,4 +271,12 @@ done:
 int afc_sha256(const unsigned char *data, size_t length, unsigned char *digest) {
     unsigned int size = 0;
     return EVP_Digest(data ? data : (const unsigned char *)"", length, digest, &size, EVP_sha256(), NULL) == 1 && size == 32;
+}
+
+int afc_hmac_sha256(const unsigned char *key, size_t key_length, const unsigned char *data, size_t length,
+                    unsigned char *digest) {
+    static const unsigned char empty = 0;
+    unsigned int size = 0;
+    return HMAC(EVP_sha256(), key ? key : &empty, (int)key_length, data ? data : &empty, length, digest, &size) != NULL
+        && size == 32;
 }

@@ -15,12 +15,14 @@ final class CacheProbe: @unchecked Sendable {
     /// A probe on a new file, or on `file` when given.
     init(policy: URLRequest.CachePolicy = .useProtocolCachePolicy,
          cachedResponseHandler: (any CachedResponseHandler)? = nil, file: URL? = nil,
-         onFailure: (@Sendable (SQLiteURLCache.Failure) -> Void)? = nil) throws {
+         onFailure: (@Sendable (SQLiteURLCache.Failure) -> Void)? = nil,
+         configure: (URLSessionConfiguration) -> Void = { _ in }) throws {
         cache = try SQLiteURLCache(fileURL: file ?? scratch.file)
         cache.onFailure = onFailure
         let configuration = URLSessionConfiguration.af.default
         configuration.urlCache = cache
         configuration.requestCachePolicy = policy
+        configure(configuration)
         session = makeSession(configuration: configuration, cachedResponseHandler: cachedResponseHandler)
     }
 

@@ -9,6 +9,9 @@ package enum CacheStoreRules {
     /// Fields that describe one connection, never stored (RFC 9110 §7.6.1).
     static let hopByHop: Set<String> = ["connection", "keep-alive", "proxy-connection", "te", "transfer-encoding",
                                         "upgrade", "trailer", "proxy-authenticate", "proxy-authorization"]
+    /// Fields that hand state to one client, never replayed from the cache: a stored Set-Cookie
+    /// would set one user's cookies for whoever is served the entry next.
+    static let clientState: Set<String> = ["set-cookie", "set-cookie2"]
 
     /// Whether the response to `request` may be stored at all.
     package static func mayStore(request: URLRequest, statusCode: Int, headers: HTTPHeaders) -> Bool {
@@ -22,11 +25,14 @@ package enum CacheStoreRules {
             || headers.value(for: "Expires") != nil || responseControl.has("public") || responseControl.has("private")
     }
 
-    /// `headers` without hop-by-hop fields and those the Connection field names.
+    /// `headers` without hop-by-hop fields, those the Connection field names, and Set-Cookie.
     package static func storable(_ headers: HTTPHeaders) -> HTTPHeaders {
         let named = Set((headers.value(for: "Connection") ?? "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
-        return HTTPHeaders(headers.filter { !hopByHop.contains($0.name.lowercased()) && !named.contains($0.name.lowercased()) })
+        return HTTPHeaders(headers.filter { header in
+            let name = header.name.lowercased()
+            return !hopByHop.contains(name) && !clientState.contains(name) && !named.contains(name)
+        })
     }
 
     /// The entry to store for `request`'s response.

@@ -31,13 +31,28 @@ public struct HTTPCacheEntry: Sendable, Equatable {
 }
 
 /// A cache AF's engine consults before sending a request and fills after, with the semantics of
-/// a private HTTP cache (RFC 9111): freshness, validation, Vary, invalidation. AFCache's
-/// `SQLiteURLCache` adopts it; a `configuration.urlCache` that does not is left alone.
+/// a private HTTP cache (RFC 9111): freshness, validation, Vary, invalidation. Entries are kept
+/// apart by the credentials of the request they answered: a lookup sees only the entries stored
+/// for the same credentials (anonymous requests only anonymous ones). AFCache's `SQLiteURLCache`
+/// adopts it; a `configuration.urlCache` that does not is left alone.
 public protocol HTTPCacheStorage: ResponseCacheStorage {
-    /// Every stored variant for `url` (query included).
-    func cachedEntries(for url: URL) -> [HTTPCacheEntry]
-    /// Stores `entry`, replacing the variant of its URL with the same varying request headers.
-    func storeEntry(_ entry: HTTPCacheEntry)
-    /// Removes every variant for `url`.
+    /// Every variant for `url` (query included) stored for requests with `credentials`.
+    func cachedEntries(for url: URL, credentials: CacheCredentials) -> [HTTPCacheEntry]
+    /// Stores `entry` for requests with `credentials`, replacing the variant of its URL with the
+    /// same credentials and varying request headers.
+    func storeEntry(_ entry: HTTPCacheEntry, credentials: CacheCredentials)
+    /// Removes every variant for `url`, whatever the credentials.
     func removeEntries(for url: URL)
+}
+
+extension HTTPCacheStorage {
+    /// The variants for `url` stored for requests without credentials.
+    public func cachedEntries(for url: URL) -> [HTTPCacheEntry] {
+        cachedEntries(for: url, credentials: .anonymous)
+    }
+
+    /// Stores `entry` for requests without credentials.
+    public func storeEntry(_ entry: HTTPCacheEntry) {
+        storeEntry(entry, credentials: .anonymous)
+    }
 }

@@ -15,7 +15,8 @@ extension SessionTask {
     func startThroughCache(_ cache: any HTTPCacheStorage) {
         let request = mutableState.withLock { $0.currentRequest }
         let isGET = (request.httpMethod ?? "GET").uppercased() == "GET"
-        let entries = isGET ? request.url.map(cache.cachedEntries(for:)) ?? [] : []
+        let credentials = CacheCredentials(sentBy: configuration.transferSpec(for: request, credential: credential(for: request)))
+        let entries = isGET ? request.url.map { cache.cachedEntries(for: $0, credentials: credentials) } ?? [] : []
         switch CacheLookup.decide(configuration.cacheView(of: request), policy: configuration.cachePolicy(for: request),
                                   entries: entries, now: Date()) {
         case let .useStored(entry, age):
@@ -65,7 +66,7 @@ extension SessionTask {
 
     /// A 304 to a revalidation: the stored response, refreshed by the 304's fields, is the answer.
     func answerRevalidated(_ entry: HTTPCacheEntry, by notModified: HTTPURLResponse, request: URLRequest,
-                           in cache: any HTTPCacheStorage) {
+                           credentials: CacheCredentials, in cache: any HTTPCacheStorage) {
         let requestDate = mutableState.withLock { state in
             if !state.transactions.isEmpty {
                 state.transactions[state.transactions.count - 1].resourceFetchType = .revalidatedCache
@@ -74,14 +75,16 @@ extension SessionTask {
         }
         let now = Date()
         let refreshed = CacheStoreRules.refreshed(entry, by: notModified.headers, requestDate: requestDate, responseDate: now)
-        cache.storeEntry(refreshed)
+        cache.storeEntry(refreshed, credentials: credentials)
         let served = refreshed.httpResponse(headers: CacheStoreRules.servedHeaders(
             refreshed, age: CacheFreshness.age(of: refreshed, now: now)))
         deliver(request: request, response: served ?? notModified, data: served == nil ? Data() : refreshed.body, error: nil)
     }
 
-    /// Stores what the cached-response handler chose.
-    func store(_ chosen: CachedURLResponse, for request: URLRequest, in storage: any ResponseCacheStorage) {
+    /// Stores what the cached-response handler chose, for requests with `credentials` (those the
+    /// exchange sent).
+    func store(_ chosen: CachedURLResponse, for request: URLRequest, credentials: CacheCredentials,
+               in storage: any ResponseCacheStorage) {
         guard let cache = storage as? any HTTPCacheStorage else {
             return storage.storeCachedResponse(chosen, for: request)
         }
@@ -89,7 +92,8 @@ extension SessionTask {
         let requestDate = mutableState.withLock { $0.hopStart }
         cache.storeEntry(CacheStoreRules.entry(for: configuration.cacheView(of: request), url: url,
                                                statusCode: response.statusCode, headers: response.headers,
-                                               body: chosen.data, requestDate: requestDate, responseDate: Date()))
+                                               body: chosen.data, requestDate: requestDate, responseDate: Date()),
+                         credentials: credentials)
     }
 
     /// After an unsafe method that succeeded, forgets what the cache holds for its URL and the
@@ -101,6 +105,17 @@ extension SessionTask {
             .compactMap { URL(string: $0, relativeTo: url)?.absoluteURL }
             .filter { RedirectRules.isSameOrigin(url, $0) }
         for target in [url] + named { cache.removeEntries(for: target) }
+    }
+}
+
+extension CacheCredentials {
+    /// The credentials an exchange sends: its header lines, URL and challenge credential.
+    init(sentBy spec: TransferSpec) {
+        let headers = spec.headerLines.lazy.compactMap { line -> (String, String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }  // "Name;" sends an empty value
+            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        self.init(headers: headers, url: spec.requestURL, user: spec.credential?.user, password: spec.credential?.password)
     }
 }
 

@@ -118,14 +118,17 @@ extension SessionTask: TransferDelegate {
     }
 
     func finish(request: URLRequest, response: HTTPURLResponse?, data: Data, error: (any Error)?) {
-        let (revalidating, mayStore, download) = mutableState.withLock { state in
+        let httpCache = configuration.httpCache
+        let (revalidating, mayStore, download, spec) = mutableState.withLock { state in
             defer { state.cacheRevalidating = nil }
-            return (state.cacheRevalidating, state.cacheMayStore, state.download)
+            return (state.cacheRevalidating, state.cacheMayStore, state.download, httpCache == nil ? nil : state.transfer?.spec)
         }
-        if error == nil, let response, let cache = configuration.httpCache {
+        // What this exchange sent decides whose entries it refreshes or adds.
+        let credentials = spec.map(CacheCredentials.init(sentBy:)) ?? .anonymous
+        if error == nil, let response, let cache = httpCache {
             invalidateIfUnsafe(request: request, response: response, in: cache)
             if response.statusCode == 304, let revalidating, revalidating.url == request.url {
-                return answerRevalidated(revalidating, by: response, request: request, in: cache)
+                return answerRevalidated(revalidating, by: response, request: request, credentials: credentials, in: cache)
             }
         }
         // Only bodies held in memory are offered to the cache: not downloads, streams or uploads.
@@ -136,7 +139,7 @@ extension SessionTask: TransferDelegate {
         }
         let proposed = CachedURLResponse(response: response, data: data, userInfo: nil, storagePolicy: .allowed)
         delegate.task(self, willCacheResponse: proposed) { chosen in
-            if let chosen { self.store(chosen, for: request, in: storage) }
+            if let chosen { self.store(chosen, for: request, credentials: credentials, in: storage) }
             self.queue.async { self.deliver(request: request, response: response, data: data, error: nil) }
         }
     }

@@ -196,17 +196,21 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         return Reporting(events: delegate.observesTransferEvents, progress: delegate.observesProgress)
     }
 
+    /// The challenge credential to send with `request`: only where the task's request first went
+    /// (compared only when there is one).
+    func credential(for request: URLRequest) -> HTTPCredential? {
+        guard let credential, let url = request.url, let origin = originalRequest?.url,
+              RedirectRules.isSameOrigin(origin, url) else { return nil }
+        return credential
+    }
+
     /// The transfer for one hop of `request`; under the state lock, so it must not call the
     /// delegate.
     func makeTransfer(for request: URLRequest, download: DownloadTarget?, reporting: Reporting,
                       trust: TrustRequirement?) -> Transfer {
-        // The credential only goes where the request first went (compared only when there is one).
-        let sendsCredential = credential != nil && request.url.flatMap { url in
-            originalRequest?.url.map { RedirectRules.isSameOrigin($0, url) }
-        } ?? false
         // A redirect that changed the method (to GET) leaves the body behind.
         let keepsBody = request.httpMethod == originalRequest?.httpMethod
-        var spec = configuration.transferSpec(for: request, credential: sendsCredential ? credential : nil,
+        var spec = configuration.transferSpec(for: request, credential: credential(for: request),
                                               upload: keepsBody ? upload : nil, download: download)
         spec.bodyStream = bodyStream
         spec.trust = trust

@@ -54,6 +54,10 @@ int afc_verify_chain(const unsigned char *_Nonnull const *_Nullable chain, const
 /// SHA-256 of `length` bytes into `digest` (32 bytes); 1 on success.
 int afc_sha256(const unsigned char *_Nullable data, size_t length, unsigned char *digest);
 
+/// HMAC-SHA-256 of `length` bytes under `key` into `digest` (32 bytes); 1 on success.
+int afc_hmac_sha256(const unsigned char *_Nullable key, size_t key_length, const unsigned char *_Nullable data,
+                    size_t length, unsigned char *digest);
+
 #pragma clang assume_nonnull end
 
 #endif
