@@ -30,6 +30,9 @@ Paths:
                     parses a multipart/form-data body with Python's standard library (email) or
                     Werkzeug (httpbin's parser) and answers {"parts": [{name, filename,
                     contentType, size, sha256, base64 (bodies up to 64 KiB)}]} in body order
+  /wire/KEY         200 with the request head exactly as it arrived (latin-1 text) as the body
+  /wire-count/KEY   how many request heads received so far contain KEY anywhere, the request line
+                    included (text/plain; heads of /wire-count requests are not kept)
   /cacheable/KEY?h=Name:Value&h=...&etag=E&last-modified=D
                     answers with the header fields given as h (Cache-Control, Vary, Expires, ...), an
                     ETag E and a Last-Modified D when given, and {"served": n, "key": KEY, "ifNoneMatch",
@@ -46,6 +49,7 @@ Paths:
   /oauth/refreshes/KEY how many token requests KEY made (text/plain)
 Anything else: 404.
 """
+import collections
 import json
 import socket
 import sys
@@ -55,6 +59,8 @@ from urllib.parse import parse_qs, urlsplit
 accepted = 0
 accepted_lock = threading.Lock()
 attempts = {}
+# Every request head received (the last 10,000), for /wire-count.
+heads = collections.deque(maxlen=10000)
 
 
 def next_attempt(key):
@@ -268,6 +274,16 @@ def handle(conn):
                 for header_line in head_text.split("\r\n")[1:]:
                     name, _, value = header_line.partition(":")
                     headers[name.strip().lower()] = value.strip()
+                if path.startswith("/wire-count/"):
+                    with accepted_lock:
+                        seen = sum(1 for head in heads if path[len("/wire-count/"):] in head)
+                    respond(conn, "200 OK", str(seen).encode())
+                    continue
+                with accepted_lock:
+                    heads.append(head_text)
+                if path.startswith("/wire/"):
+                    respond(conn, "200 OK", head_text.encode("latin-1"))
+                    continue
                 fail = int(query.get("fail", ["0"])[0])
                 if path.startswith("/flaky/"):
                     attempt = next_attempt(path)

@@ -7,8 +7,9 @@ struct CurlFailure: Error, Sendable {
     var message: String?
     /// An error found by AF itself (an upload file that cannot be read), reported as it is.
     var localError: URLError?
-    /// The trust evaluation's verdict when it rejected the server, reported as it is.
-    var trustError: AFError?
+    /// An AFError found by AF itself (the trust evaluator's verdict, a request refused before
+    /// sending), reported as it is.
+    var afError: AFError?
     /// The evaluator's request to fetch something and try the exchange again.
     var trustPending: ServerTrustEvaluationPending?
 

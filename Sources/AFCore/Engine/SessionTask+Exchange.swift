@@ -76,7 +76,7 @@ extension SessionTask: TransferDelegate {
             if let pending = failure.trustPending {
                 error = AFError.serverTrustEvaluationFailed(reason: .customEvaluationFailed(error: pending))
             } else {
-                error = failure.trustError ?? failure.urlError(failingURL: url)
+                error = failure.afError ?? failure.urlError(failingURL: url)
             }
         }
         finish(request: request, response: response, data: outcome.body, error: error)

@@ -12,6 +12,8 @@ struct TaskConfiguration: @unchecked Sendable {
     var resourceTimeout: TimeInterval
     /// The configuration's `httpAdditionalHeaders`, each with its line in curl's form (built once).
     let additionalHeaders: [(name: String, value: String, line: String)]
+    /// The first of `additionalHeaders` that must not be sent (checked once): every request fails.
+    let additionalHeadersProblem: UnsafeRequestError?
     var cookieStorage: HTTPCookieStorage?
     var shouldSetCookies: Bool
     var acceptsCookies: Bool
@@ -36,6 +38,7 @@ struct TaskConfiguration: @unchecked Sendable {
             let value = "\(value)"
             return (name, value, Self.headerLine(name: name, value: value))
         }
+        additionalHeadersProblem = additionalHeaders.lazy.compactMap { WireRules.problem(name: $0.name, value: $0.value) }.first
         cookieStorage = configuration.httpCookieStorage
         shouldSetCookies = configuration.httpShouldSetCookies
         acceptsCookies = configuration.httpCookieAcceptPolicy != .never
@@ -59,9 +62,14 @@ struct TaskConfiguration: @unchecked Sendable {
         }
         var lines: [String] = []
         lines.reserveCapacity(requestHeaders.count + additionalHeaders.count)
+        var unsafe = additionalHeadersProblem
         for (name, value) in requestHeaders {
+            if unsafe == nil { unsafe = WireRules.problem(name: name, value: value) }
             lines.append(Self.headerLine(name: name, value: value))
         }
+        let method = request.httpMethod ?? "GET"
+        let urlString = url?.absoluteString ?? ""
+        if unsafe == nil { unsafe = WireRules.problem(method: method, url: urlString, headers: []) }
         // The request's own headers win over the configuration's (names compare case-insensitively).
         for header in additionalHeaders
         where !requestHeaders.keys.contains(where: { $0.equalsIgnoringASCIICase(header.name) }) {
@@ -69,9 +77,9 @@ struct TaskConfiguration: @unchecked Sendable {
         }
         let requestTimeout = request.timeoutInterval > 0 ? request.timeoutInterval : idleTimeout
         return TransferSpec(
-            url: url?.absoluteString ?? "",
+            url: urlString,
             requestURL: url,
-            method: request.httpMethod ?? "GET",
+            method: method,
             headerLines: lines,
             body: upload?.data ?? request.httpBody,
             uploadFile: upload?.fileURL,
@@ -84,7 +92,8 @@ struct TaskConfiguration: @unchecked Sendable {
             caPath: caPath,
             proxy: proxies.proxy(forScheme: url?.scheme),
             noProxy: proxies.noProxy,
-            credential: credential
+            credential: credential,
+            unsafe: unsafe
         )
     }
 

@@ -94,6 +94,11 @@ final class Transfer: @unchecked Sendable {
     func configure(_ handle: EasyHandle, engine: CurlEngine) -> Bool {
         self.handle = handle
         phase = .running(handle)
+        if let unsafe = spec.unsafe {
+            setupFailure = CurlFailure(code: CURLE_BAD_FUNCTION_ARGUMENT, message: unsafe.description,
+                                       afError: .createURLRequestFailed(error: unsafe))
+            return false
+        }
         let context = Unmanaged.passUnretained(self).toOpaque()
         handle.set(CURLOPT_URL, string: spec.url)
         handle.set(CURLOPT_PROTOCOLS_STR, string: "http,https")
@@ -161,7 +166,7 @@ final class Transfer: @unchecked Sendable {
         case nil:
             return true
         case let .refuse(error):
-            setupFailure = CurlFailure(code: CURLE_PEER_FAILED_VERIFICATION, message: error.localizedDescription, trustError: error)
+            setupFailure = CurlFailure(code: CURLE_PEER_FAILED_VERIFICATION, message: error.localizedDescription, afError: error)
             return false
         case .evaluate:
             afc_easy_enable_trust_callback(handle.raw, context)
@@ -376,7 +381,7 @@ final class Transfer: @unchecked Sendable {
                                       localError: downloadWriter?.failure)
             } else if result != CURLE_OK, !cancelled, !rangeRejected {
                 failure = CurlFailure(code: result, message: handle.errorMessage,
-                                      localError: uploadError ?? downloadWriter?.failure, trustError: trustError, trustPending: trustPending)
+                                      localError: uploadError ?? downloadWriter?.failure, afError: trustError, trustPending: trustPending)
             }
         }
         let outcome = TransferOutcome(head: parser.completed, body: body, failure: failure,

@@ -35,6 +35,9 @@ struct TransferSpec: @unchecked Sendable {
     var credential: HTTPCredential?
     /// How the server's certificate chain is judged; nil: by OpenSSL alone.
     var trust: TrustRequirement?
+    /// Why the exchange must not be sent (a header, method or URL that would change what goes on
+    /// the wire); it then fails before connecting.
+    var unsafe: UnsafeRequestError?
 }
 
 /// A hop's trust decision, settled before the transfer starts.
