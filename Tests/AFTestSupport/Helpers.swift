@@ -12,12 +12,14 @@ package func makeSession(configuration: URLSessionConfiguration = URLSessionConf
                          serverTrustManager: (any ServerTrustManaging)? = nil,
                          redirectHandler: (any RedirectHandler)? = nil,
                          cachedResponseHandler: (any CachedResponseHandler)? = nil,
-                         eventMonitors: [any EventMonitor] = [AlamofireNotifications()]) -> Session {
+                         eventMonitors: [any EventMonitor] = [AlamofireNotifications()],
+                         decompressionLimit: DecompressionLimit? = .default) -> Session {
     _ = TestServers.shared
     return Session(configuration: configuration, startRequestsImmediately: startRequestsImmediately,
                    requestSetup: requestSetup, interceptor: interceptor, serverTrustManager: serverTrustManager,
                    redirectHandler: redirectHandler,
-                   cachedResponseHandler: cachedResponseHandler, eventMonitors: eventMonitors)
+                   cachedResponseHandler: cachedResponseHandler, eventMonitors: eventMonitors,
+                   decompressionLimit: decompressionLimit)
 }
 
 /// A key no other test uses, for the fault server's per-key counters.

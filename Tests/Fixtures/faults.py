@@ -33,6 +33,10 @@ Paths:
   /wire/KEY         200 with the request head exactly as it arrived (latin-1 text) as the body
   /wire-count/KEY   how many request heads received so far contain KEY anywhere, the request line
                     included (text/plain; heads of /wire-count requests are not kept)
+  /inflate?size=N&coding=C&content=K
+                    a body of N bytes before coding, coded with C (gzip, the default, or deflate) as it
+                    is sent, close-delimited: K = zeros (the default: a decompression bomb, about
+                    1,000:1) or json (a JSON array of similar records, about 10:1)
   /cacheable/KEY?h=Name:Value&h=...&etag=E&last-modified=D
                     answers with the header fields given as h (Cache-Control, Vary, Expires, ...), an
                     ETag E and a Last-Modified D when given, and {"served": n, "key": KEY, "ifNoneMatch",
@@ -54,6 +58,7 @@ import json
 import socket
 import sys
 import threading
+import zlib
 from urllib.parse import parse_qs, urlsplit
 
 accepted = 0
@@ -254,6 +259,35 @@ def cacheable(conn, key, headers, query):
     respond(conn, "200 OK", body, "application/json", extra.encode())
 
 
+def inflate(conn, query):
+    """The /inflate endpoint: a content-coded body made as it is sent; returns when done or when
+    the client has gone."""
+    size = int(query.get("size", ["0"])[0])
+    coding = query.get("coding", ["gzip"])[0]
+    content = query.get("content", ["zeros"])[0]
+    compressor = zlib.compressobj(6, zlib.DEFLATED, 31 if coding == "gzip" else 15)
+    conn.sendall((f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: {coding}\r\n"
+                  "Connection: close\r\n\r\n").encode())
+    zeros = bytes(1 << 20)
+    made, record = 0, 0
+    try:
+        while made < size:
+            if content == "json":
+                piece = b"[" if made == 0 else b""
+                while len(piece) < (1 << 16):
+                    piece += json.dumps({"id": record, "name": f"item {record}", "tags": ["a", "b"],
+                                         "score": record * 7 % 1000}).encode() + b","
+                    record += 1
+                piece = piece[:size - made]
+            else:
+                piece = zeros[:size - made]
+            made += len(piece)
+            conn.sendall(compressor.compress(piece))
+        conn.sendall(compressor.flush())
+    except OSError:
+        pass
+
+
 def handle(conn):
     global accepted
     with conn:
@@ -331,6 +365,9 @@ def handle(conn):
                     received = drain_body(conn, headers, rest)
                     respond(conn, "200 OK", json.dumps({"bytes": received}).encode(), "application/json")
                     continue
+                if path == "/inflate":
+                    inflate(conn, query)
+                    return
                 if path == "/blob":
                     size = int(query.get("size", ["0"])[0])
                     conn.sendall((f"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"

@@ -45,6 +45,8 @@ open class Session: @unchecked Sendable {
     public let eventMonitor: CompositeEventMonitor
     /// Which HTTP versions the session's requests may speak.
     public var httpVersionPolicy: HTTPVersionPolicy { taskConfiguration.httpVersion }
+    /// How far content-coded responses may expand as they are decoded; nil: no limit.
+    public var decompressionLimit: DecompressionLimit? { taskConfiguration.decompressionLimit }
 
     let engine: CurlEngine
     let taskConfiguration: TaskConfiguration
@@ -62,13 +64,15 @@ open class Session: @unchecked Sendable {
                             redirectHandler: (any RedirectHandler)? = nil,
                             cachedResponseHandler: (any CachedResponseHandler)? = nil,
                             eventMonitors: [any EventMonitor] = [AlamofireNotifications()],
-                            httpVersionPolicy: HTTPVersionPolicy = .automatic) {
+                            httpVersionPolicy: HTTPVersionPolicy = .automatic,
+                            decompressionLimit: DecompressionLimit? = .default) {
         self.init(configuration: configuration, rootQueue: rootQueue,
                   startRequestsImmediately: startRequestsImmediately, requestSetup: requestSetup,
                   requestQueue: requestQueue, serializationQueue: serializationQueue,
                   interceptor: interceptor, serverTrustManager: serverTrustManager, redirectHandler: redirectHandler,
                   cachedResponseHandler: cachedResponseHandler, eventMonitors: eventMonitors,
-                  httpVersionPolicy: httpVersionPolicy, environment: ProcessInfo.processInfo.environment)
+                  httpVersionPolicy: httpVersionPolicy, decompressionLimit: decompressionLimit,
+                  environment: ProcessInfo.processInfo.environment)
     }
 
     /// Creates a session reading CA and proxy settings from `environment`.
@@ -84,6 +88,7 @@ open class Session: @unchecked Sendable {
          cachedResponseHandler: (any CachedResponseHandler)? = nil,
          eventMonitors: [any EventMonitor] = [AlamofireNotifications()],
          httpVersionPolicy: HTTPVersionPolicy = .automatic,
+         decompressionLimit: DecompressionLimit? = .default,
          environment: [String: String]) {
         let serialRootQueue = rootQueue === DispatchQueue.main
             ? rootQueue
@@ -106,6 +111,7 @@ open class Session: @unchecked Sendable {
         var taskConfiguration = TaskConfiguration(configuration, environment: environment)
         taskConfiguration.serverTrustManager = serverTrustManager
         taskConfiguration.httpVersion = httpVersionPolicy
+        taskConfiguration.decompressionLimit = decompressionLimit
         self.taskConfiguration = taskConfiguration
         let perHost = max(1, configuration.httpMaximumConnectionsPerHost)
         engine = CurlEngine(limits: .init(maximumConnectionsPerHost: perHost,

@@ -18,6 +18,7 @@ struct TaskConfiguration: @unchecked Sendable {
     var shouldSetCookies: Bool
     var acceptsCookies: Bool
     var httpVersion: HTTPVersionPolicy
+    var decompressionLimit: DecompressionLimit? = .default
     var caFile: String?
     var caPath: String?
     var proxies: ProxySettings
@@ -88,6 +89,7 @@ struct TaskConfiguration: @unchecked Sendable {
             idleTimeout: min(idleTimeout, requestTimeout),
             resourceTimeout: resourceTimeout,
             httpVersion: httpVersion,
+            decompressionLimit: decompressionLimit,
             caFile: caFile,
             caPath: caPath,
             proxy: proxies.proxy(forScheme: url?.scheme),

@@ -77,6 +77,9 @@ final class Transfer: @unchecked Sendable {
     private(set) var setupFailure: CurlFailure?
     /// Set when reading the upload body failed mid-transfer; reported instead of curl's abort.
     private var uploadError: URLError?
+    /// Set for a content-coded body under a decompression limit; `decompressionError` once it refused.
+    private var decompression: DecompressionMeter?
+    private var decompressionError: URLError?
     /// Set when the trust evaluator rejected the server; reported instead of curl's TLS error.
     private var trustError: AFError?
     private var trustPending: ServerTrustEvaluationPending?
@@ -284,6 +287,7 @@ final class Transfer: @unchecked Sendable {
     fileprivate func receiveHeaderLine(_ line: UnsafeBufferPointer<UInt8>) {
         guard parser.consume(line), let head = parser.completed else { return }
         body = Data()
+        decompression = DecompressionMeter(limit: spec.decompressionLimit, head: head)
         bodyGoesToFile = false
         resumedAt = 0
         bodyIsStreamed = spec.bodyStream != nil
@@ -355,10 +359,12 @@ final class Transfer: @unchecked Sendable {
     fileprivate func receiveBody(_ bytes: UnsafeRawPointer, count: Int) -> Intake {
         if rangeRejected { return .refused }
         if bodyIsStreamed, let flow = spec.bodyStream {
-            guard flow.admit(count) else { return .pause }
+            guard flow.admit(count) else { return .pause }  // offered again later: counted then
+            guard withinDecompressionLimit(count) else { return .refused }
             delegate.transferDidReceive(self, data: Data(bytes: bytes, count: count))
             return .taken
         }
+        guard withinDecompressionLimit(count) else { return .refused }
         if bodyGoesToFile, let downloadWriter {
             guard downloadWriter.write(bytes, count: count) else { return .refused }
         } else {
@@ -366,6 +372,15 @@ final class Transfer: @unchecked Sendable {
         }
         if reportsEvents { delegate.transferDidReceive(self, data: Data(bytes: bytes, count: count)) }
         return .taken
+    }
+
+    /// Counts `count` decoded bytes against the decompression limit, if one applies; false (with
+    /// `decompressionError` set) once the body expanded past it.
+    private func withinDecompressionLimit(_ count: Int) -> Bool {
+        guard decompression?.admit(count, received: { handle?.info(offset: CURLINFO_SIZE_DOWNLOAD_T) ?? 0 }) == false
+        else { return true }
+        decompressionError = decompression?.failure(url: spec.requestURL)
+        return false
     }
 
     /// Builds the outcome from the finished handle; called once, on the engine thread.
@@ -381,7 +396,7 @@ final class Transfer: @unchecked Sendable {
                                       localError: downloadWriter?.failure)
             } else if result != CURLE_OK, !cancelled, !rangeRejected {
                 failure = CurlFailure(code: result, message: handle.errorMessage,
-                                      localError: uploadError ?? downloadWriter?.failure, afError: trustError, trustPending: trustPending)
+                                      localError: uploadError ?? downloadWriter?.failure ?? decompressionError, afError: trustError, trustPending: trustPending)
             }
         }
         let outcome = TransferOutcome(head: parser.completed, body: body, failure: failure,

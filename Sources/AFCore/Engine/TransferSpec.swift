@@ -26,6 +26,8 @@ struct TransferSpec: @unchecked Sendable {
     /// Whole-exchange timeout.
     var resourceTimeout: TimeInterval
     var httpVersion: HTTPVersionPolicy
+    /// How far a content-coded body may expand as curl decodes it; nil: no limit.
+    var decompressionLimit: DecompressionLimit?
     var caFile: String?
     var caPath: String?
     /// Proxy URL; "" connects directly (and keeps curl from reading proxy variables itself).
