@@ -1,7 +1,10 @@
-// AF under the same workload as curl-multi-bench: COUNT GETs of URL, INFLIGHT kept in flight,
-// each handled by `responseData`. Prints one JSON line of results.
+// AF under the same workload as curl-multi-bench: COUNT GETs of URL, INFLIGHT kept in flight.
+// Prints one JSON line of results. FORM says how each request is made and read:
+//   metrics (default)  responseData(queue:), reading the status code, the body and the metrics
+//   result             validate().responseData(queue:), reading only response.result
+//   async              try await request(url).validate().serializingData().value, INFLIGHT tasks
 //
-// usage: af-bench-client URL COUNT INFLIGHT [CAFILE]
+// usage: af-bench-client URL COUNT INFLIGHT [CAFILE [FORM]]
 //        af-bench-client upload-file|upload-stream|upload-multipart|download|stream URL PATH
 //        af-bench-client cache-hits URL COUNT
 
@@ -26,13 +29,14 @@ if arguments.count == 4, ["download", "stream"].contains(arguments[1]) {
 guard arguments.count >= 4, let url = URL(string: arguments[1]),
       let count = Int(arguments[2]), let requestedInflight = Int(arguments[3]),
       count > 0, requestedInflight > 0 else {
-    FileHandle.standardError.write(Data("usage: af-bench-client URL COUNT INFLIGHT [CAFILE]\n".utf8))
+    FileHandle.standardError.write(Data("usage: af-bench-client URL COUNT INFLIGHT [CAFILE [metrics|result|async]]\n".utf8))
     exit(2)
 }
 if arguments.count > 4, !arguments[4].isEmpty {
     setenv("SSL_CERT_FILE", arguments[4], 1)
 }
 let inflight = min(count, requestedInflight)
+let form = arguments.count > 5 ? arguments[5] : "metrics"
 
 let configuration = URLSessionConfiguration.af.default
 configuration.httpMaximumConnectionsPerHost = inflight
@@ -52,6 +56,17 @@ let done = DispatchSemaphore(value: 0)
 
 @Sendable func startOne() {
     tally.started += 1
+    if form == "result" {
+        session.request(url).validate().responseData(queue: handlerQueue) { response in
+            tally.finished += 1
+            switch response.result {
+            case let .success(data): tally.bytes += data.count
+            case .failure: tally.failures += 1
+            }
+            next()
+        }
+        return
+    }
     session.request(url).responseData(queue: handlerQueue) { response in
         tally.finished += 1
         if case let .success(data) = response.result, response.response?.statusCode == 200 {
@@ -62,17 +77,46 @@ let done = DispatchSemaphore(value: 0)
         if response.metrics?.transactionMetrics.last?.isReusedConnection == false {
             tally.connections += 1
         }
-        if tally.started < count {
-            startOne()
-        } else if tally.finished == count {
-            done.signal()
+        next()
+    }
+}
+
+/// On `handlerQueue`, after a request finished: the next one, or the end.
+@Sendable func next() {
+    if tally.started < count {
+        startOne()
+    } else if tally.finished == count {
+        done.signal()
+    }
+}
+
+/// `inflight` tasks, each awaiting one request after another until `count` were started.
+func startAsyncLoops() {
+    for _ in 0..<inflight {
+        Task {
+            while handlerQueue.sync(execute: { () -> Bool in
+                guard tally.started < count else { return false }
+                tally.started += 1
+                return true
+            }) {
+                let data = try? await session.request(url).validate().serializingData().value
+                handlerQueue.sync {
+                    tally.finished += 1
+                    if let data { tally.bytes += data.count } else { tally.failures += 1 }
+                    if tally.finished == count { done.signal() }
+                }
+            }
         }
     }
 }
 
 measureRequests(on: handlerQueue, start: {
-    for _ in 0..<inflight { startOne() }
+    if form == "async" {
+        startAsyncLoops()
+    } else {
+        for _ in 0..<inflight { startOne() }
+    }
 }, until: done) { seconds, usage in
     RunResult(requests: count, failures: tally.failures, seconds: seconds, cpuSeconds: usage.cpuSeconds,
-              maxRSSKiB: usage.maxRSSKiB, connections: tally.connections, bytes: tally.bytes)
+              maxRSSKiB: usage.maxRSSKiB, connections: form == "metrics" ? tally.connections : -1, bytes: tally.bytes)
 }

@@ -11,12 +11,12 @@ func ratio(_ af: Double, _ peer: Double) -> String {
 }
 
 /// The request workloads for every client (warm-up, then `repeats` interleaved runs, median by
-/// requests/s), and a summary of AF's ratio to each peer.
+/// requests/s), and a summary of each AF form's ratio to each peer.
 func requestTables(fixture: Fixture, clients: Clients, options: Options) throws -> (Table, Table) {
     var table = Table(columns: ["workload", "client", "req/s", "CPU ms / 1k req", "peak RSS MiB", "connections", "AF ÷ client"])
-    var summary = Table(columns: ["workload", "AF req/s", "AF ÷ libcurl", "AF ÷ AsyncHTTPClient", "AF ÷ URLSession",
-                                  "ceiling ÷ libcurl"])
-    let runners = clients.all + clients.skeletons
+    var summary = Table(columns: ["workload", "AF form", "req/s", "÷ libcurl", "÷ AsyncHTTPClient", "÷ URLSession",
+                                  "CPU ÷ libcurl's", "ceiling ÷ libcurl"])
+    let runners = clients.all + clients.afForms + clients.skeletons
     for workload in Workload.requestWorkloads(scale: options.scale) {
         let base = workload.server == .http ? fixture.endpoints.http : fixture.endpoints.https
         let url = base + workload.path
@@ -32,21 +32,27 @@ func requestTables(fixture: Fixture, clients: Clients, options: Options) throws 
         }
         let medians = samples.map(median(of:))
         let af = medians[0].requestsPerSecond
+        let peers = medians[1..<clients.all.count]
         for (client, result) in zip(runners, medians) {
             table.add([workload.name, client.name,
                        String(format: "%.0f", result.requestsPerSecond),
                        String(format: "%.1f", result.cpuMillisecondsPer1000),
                        String(format: "%.1f", Double(result.maxRSSKiB) / 1024),
                        result.connections >= 0 ? String(result.connections) : "-",
-                       client.name == "AF" ? "" : ratio(af, result.requestsPerSecond)])
+                       client.name.hasPrefix("AF") ? "" : ratio(af, result.requestsPerSecond)])
         }
         // The ceiling: the best of the skeletons that build an HTTPURLResponse per response.
         let ceilingNames = Set(clients.ceilings.map(\.name))
         let ceiling = zip(runners, medians).filter { ceilingNames.contains($0.0.name) }
             .map(\.1.requestsPerSecond).max() ?? 0
-        summary.add([workload.name, String(format: "%.0f", af)]
-                    + medians[1..<clients.all.count].map { ratio(af, $0.requestsPerSecond) }
-                    + [ratio(ceiling, medians[1].requestsPerSecond)])
+        let libcurl = medians[1]
+        let forms = [(clients.af, medians[0])] + zip(clients.afForms, medians[clients.all.count...]).map { ($0, $1) }
+        for (form, result) in forms {
+            summary.add([workload.name, form.name, String(format: "%.0f", result.requestsPerSecond)]
+                        + peers.map { ratio(result.requestsPerSecond, $0.requestsPerSecond) }
+                        + [String(format: "%.2f×", result.cpuMillisecondsPer1000 / libcurl.cpuMillisecondsPer1000),
+                           ratio(ceiling, libcurl.requestsPerSecond)])
+        }
     }
     return (table, summary)
 }

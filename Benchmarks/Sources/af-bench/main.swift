@@ -44,6 +44,9 @@ struct Options {
 struct Clients {
     let af, curl, ahc, urlSession: ClientRunner
     var all: [ClientRunner] { [af, curl, ahc, urlSession] }
+    /// Request workloads only: AF's other idiomatic forms (`validate().responseData` reading only
+    /// the result; async/await), each compared with the peers like `af`.
+    let afForms: [ClientRunner]
     /// Request workloads only: `skeleton-bench`, the fewest thread hand-offs Alamofire's contract
     /// allows with none of AF's work, without and with the HTTPURLResponse every handler gets.
     let skeletons: [ClientRunner]
@@ -51,7 +54,10 @@ struct Clients {
     let ceilings: [ClientRunner]
 
     init(directory: URL) {
-        af = ClientRunner(name: "AF", executable: directory.appendingPathComponent("af-bench-client"))
+        let afPath = directory.appendingPathComponent("af-bench-client")
+        af = ClientRunner(name: "AF", executable: afPath)
+        afForms = [ClientRunner(name: "AF validate, result only", executable: afPath, extraArguments: ["result"]),
+                   ClientRunner(name: "AF async/await", executable: afPath, extraArguments: ["async"])]
         curl = ClientRunner(name: "libcurl (C, multi)", executable: directory.appendingPathComponent("curl-multi-bench"))
         ahc = ClientRunner(name: "AsyncHTTPClient", executable: directory.appendingPathComponent("ahc-bench-client"))
         var urlSession = ClientRunner(name: "URLSession (Foundation)", executable: directory.appendingPathComponent("urlsession-bench-client"))
@@ -69,13 +75,29 @@ struct Clients {
     }
 }
 
+/// Builds the whole benchmark package in release when a client executable is missing (`swift run`
+/// builds only af-bench itself), so the README's one command works on a fresh clone.
+func buildClientsIfNeeded(_ clients: Clients, package: URL) throws {
+    let executables = (clients.all + clients.afForms + clients.skeletons).map(\.executable.path)
+    guard executables.contains(where: { !FileManager.default.isExecutableFile(atPath: $0) }) else { return }
+    FileHandle.standardError.write(Data("af-bench: building the benchmark clients (release)...\n".utf8))
+    let build = Process()
+    build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    build.arguments = ["swift", "build", "-c", "release", "--package-path", package.path]
+    build.standardOutput = FileHandle.standardError
+    try build.run()
+    build.waitUntilExit()
+    guard build.terminationStatus == 0 else { throw BenchError("building the benchmark clients failed") }
+}
+
 func run() throws {
     let options = try Options(Array(CommandLine.arguments.dropFirst()))
     let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
     let clients = Clients(directory: binaries)
-    let script = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Tests/Fixtures/servers.py")
+    let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    try buildClientsIfNeeded(clients, package: package)
+    let script = package.deletingLastPathComponent().appendingPathComponent("Tests/Fixtures/servers.py")
     let fixture = try Fixture(script: script)
     defer { fixture.stop() }
 
