@@ -16,7 +16,7 @@ enum ValidationRules {
     /// Content types from the request's `Accept` header, or `*/*`.
     static func acceptableContentTypes(for request: URLRequest?) -> [String] {
         guard let accept = request?.value(forHTTPHeaderField: "Accept") else { return ["*/*"] }
-        return accept.components(separatedBy: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return accept.split(separator: ",", omittingEmptySubsequences: false).map { String($0.trimmingASCIISpaces()) }
     }
 
     static func validate(contentType acceptable: [String], response: HTTPURLResponse, isEmpty: Bool) -> Request.ValidationResult {
@@ -34,24 +34,43 @@ enum ValidationRules {
     }
 }
 
-/// A `type/subtype` pair, parameters dropped, with `*` wildcards.
+/// A `type/subtype` pair, parameters dropped, lower-cased, with `*` wildcards. Parsed over the
+/// UTF-8 bytes: validation runs on every response.
 struct MIMEType {
-    let type: String
-    let subtype: String
+    let type: Substring
+    let subtype: Substring
 
     var matchesAll: Bool { type == "*" && subtype == "*" }
 
     init?(_ string: String) {
-        let stripped = string.split(separator: ";", maxSplits: 1).first.map(String.init) ?? string
-        let parts = stripped.trimmingCharacters(in: .whitespacesAndNewlines).lowercased().split(separator: "/")
-        guard parts.count == 2 else { return nil }
-        type = String(parts[0])
-        subtype = String(parts[1])
+        let utf8 = string.utf8
+        let end = utf8.firstIndex(of: UInt8(ascii: ";")) ?? utf8.endIndex
+        guard let slash = utf8[..<end].firstIndex(of: UInt8(ascii: "/")) else { return nil }
+        let type = Self.trimmed(utf8[..<slash]), subtype = Self.trimmed(utf8[utf8.index(after: slash)..<end])
+        guard !type.isEmpty, !subtype.isEmpty, !subtype.contains(UInt8(ascii: "/")) else { return nil }
+        self.type = Self.lowercased(type)
+        self.subtype = Self.lowercased(subtype)
     }
 
     func matches(_ other: MIMEType) -> Bool {
         (type == other.type || type == "*" || other.type == "*")
             && (subtype == other.subtype || subtype == "*" || other.subtype == "*")
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    private static func trimmed(_ bytes: Substring.UTF8View) -> Substring.UTF8View {
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }),
+              let last = bytes.lastIndex(where: { !isSpace($0) }) else { return bytes[bytes.endIndex...] }
+        return bytes[first...last]
+    }
+
+    /// `bytes` as a Substring, ASCII letters lower-cased (a copy only when there are capitals).
+    private static func lowercased(_ bytes: Substring.UTF8View) -> Substring {
+        guard bytes.contains(where: { (0x41...0x5A).contains($0) }) else { return Substring(bytes) }
+        return Substring(String(decoding: bytes.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self))
     }
 }
 
@@ -82,5 +101,16 @@ extension DataRequest {
             ValidationRules.acceptableContentTypes(for: request)
         }
         return validate(statusCode: ValidationRules.acceptableStatusCodes).validate(contentType: contentTypes())
+    }
+}
+
+extension Substring {
+    /// Without leading and trailing spaces and tabs.
+    func trimmingASCIISpaces() -> Substring {
+        let utf8 = self.utf8
+        let isBlank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+        guard let first = utf8.firstIndex(where: { !isBlank($0) }), let last = utf8.lastIndex(where: { !isBlank($0) })
+        else { return self[endIndex...] }
+        return Substring(utf8[first...last])
     }
 }
