@@ -25,8 +25,8 @@ import Testing
         let partial = FileManager.default.temporaryDirectory.appendingPathComponent(name)
         try resumableBody(size).prefix(count).write(to: partial)
         var point = try #require(DownloadResumeData(after: URLRequest(url: URL(string: Server.faults("/resumable?size=\(size)&\(query)"))!),
-                                                    response: HTTPURLResponse(url: URL(string: "http://x")!, statusCode: 200, httpVersion: nil,
-                                                                              headerFields: ["ETag": validator]),
+                                                    response: ReceivedResponse(HTTPURLResponse(url: URL(string: "http://x")!, statusCode: 200,
+                                                                                               httpVersion: nil, headerFields: ["ETag": validator])!),
                                                     bodyIsInFile: true, file: partial, previous: nil))
         point.validator = validator
         return (point.encoded, partial)

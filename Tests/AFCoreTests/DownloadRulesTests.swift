@@ -25,8 +25,9 @@ struct DownloadRulesTests {
         #expect(DownloadPlacement(statusCode: 503, contentRange: nil, resumeOffset: 500) == .memory)
     }
 
-    private func response(_ status: Int, _ headers: [String: String]) -> HTTPURLResponse {
-        HTTPURLResponse(url: URL(string: "http://example.com/file")!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!
+    private func response(_ status: Int, _ headers: [String: String]) -> ReceivedResponse {
+        ReceivedResponse(head: ResponseHead(statusCode: status, httpVersion: "HTTP/1.1", headers: headers.map { ($0.key, $0.value) }),
+                         url: URL(string: "http://example.com/file")!)
     }
 
     private func partialFile(bytes: Int) throws -> URL {

@@ -35,14 +35,23 @@ public class DataRequest: Request, @unchecked Sendable {
     /// Adds a validation; a failure becomes the request's error.
     @discardableResult
     public func validate(_ validation: @escaping Validation) -> Self {
+        validateReceived { request, received, data in validation(request, received.httpResponse, data) }
+    }
+
+    /// A validation of the response as received; AF's own read its head, never building the
+    /// `HTTPURLResponse` (monitors that take it build it on their queue, if there are any).
+    typealias ReceivedValidation = @Sendable (URLRequest?, ReceivedResponse, Data?) -> ValidationResult
+
+    @discardableResult
+    func validateReceived(_ validation: @escaping ReceivedValidation) -> Self {
         let validator: @Sendable () -> Void = { [unowned self] in
-            guard error == nil, let response else { return }
+            guard error == nil, let received = receivedResponse else { return }
             let request = request, data = data
-            let result = validation(request, response, data)
+            let result = validation(request, received, data)
             if case let .failure(failure) = result {
                 error = failure.asAFError(or: .responseValidationFailed(reason: .customValidationFailed(error: failure)))
             }
-            emit { $0.request(self, didValidateRequest: request, response: response, data: data, withResult: result) }
+            emit { $0.request(self, didValidateRequest: request, response: received.httpResponse, data: data, withResult: result) }
         }
         mutableState.withLock { $0.validators.append(validator) }
         return self

@@ -33,7 +33,7 @@ public class Request: @unchecked Sendable {
         var requests: [URLRequest] = []
         var tasks: [SessionTask] = []
         var metrics: [TaskMetrics] = []
-        var response: HTTPURLResponse?
+        var response: ReceivedResponse?
         var retryCount = 0
         var error: AFError?
         var validators: [@Sendable () -> Void] = []
@@ -123,7 +123,9 @@ public class Request: @unchecked Sendable {
     /// The requests the tasks actually sent last (after redirects).
     public var performedRequests: [URLRequest] { tasks.compactMap(\.currentRequest) }
     /// The final response of the latest attempt.
-    public var response: HTTPURLResponse? { mutableState.withLock { $0.response } }
+    public var response: HTTPURLResponse? { receivedResponse?.httpResponse }
+    /// The same as received: what AF's own validation and serializers read.
+    var receivedResponse: ReceivedResponse? { mutableState.withLock { $0.response } }
     /// Every task made, one per attempt.
     public var tasks: [SessionTask] { mutableState.withLock { $0.tasks } }
     /// The first task.

@@ -145,7 +145,7 @@ public final class DownloadRequest: Request, @unchecked Sendable {
             return didFinishDownloading(result, .failure(.sessionTaskFailed(error: URLError(.badServerResponse))),
                                         resumePoint: keptPoint)
         }
-        let (destinationURL, options) = destination(bodyFile, response)
+        let (destinationURL, options) = destination(bodyFile, response.httpResponse)
         emit { $0.request(self, didCreateDestinationURL: destinationURL) }
         do {
             try Self.move(bodyFile, to: destinationURL, options: options)

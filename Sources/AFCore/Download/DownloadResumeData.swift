@@ -43,7 +43,7 @@ struct DownloadResumeData: Codable, Equatable, Sendable {
     /// The resume point after an attempt that wrote to `file`: nil when the download cannot be
     /// continued (not a GET, no usable validator, ranges refused, a content-coded body, the
     /// caller's own Range, nothing written). `previous` is the point the attempt continued.
-    init?(after request: URLRequest, response: HTTPURLResponse?, bodyIsInFile: Bool, file: URL,
+    init?(after request: URLRequest, response: ReceivedResponse?, bodyIsInFile: Bool, file: URL,
           previous: DownloadResumeData?) {
         guard (request.httpMethod ?? "GET") == "GET", let url = request.url else { return nil }
         guard let response, bodyIsInFile else {
@@ -54,8 +54,8 @@ struct DownloadResumeData: Codable, Equatable, Sendable {
         }
         if previous == nil, request.value(forHTTPHeaderField: "Range") != nil { return nil }
         guard response.statusCode == 200 || (response.statusCode == 206 && previous != nil) else { return nil }
-        if response.value(forHTTPHeaderField: "Accept-Ranges")?.lowercased() == "none" { return nil }
-        if let coding = response.value(forHTTPHeaderField: "Content-Encoding"), coding.lowercased() != "identity" {
+        if response.value(for: "Accept-Ranges")?.lowercased() == "none" { return nil }
+        if let coding = response.value(for: "Content-Encoding"), coding.lowercased() != "identity" {
             return nil
         }
         let validator = Self.validator(of: response) ?? (response.statusCode == 206 ? previous?.validator : nil)
@@ -100,9 +100,9 @@ struct DownloadResumeData: Codable, Equatable, Sendable {
     }
 
     /// A strong ETag, else Last-Modified: what `If-Range` accepts (RFC 9110 §13.1.5).
-    private static func validator(of response: HTTPURLResponse) -> String? {
-        if let etag = response.value(forHTTPHeaderField: "ETag"), !etag.hasPrefix("W/"), !etag.isEmpty { return etag }
-        return response.value(forHTTPHeaderField: "Last-Modified")
+    private static func validator(of response: ReceivedResponse) -> String? {
+        if let etag = response.value(for: "ETag"), !etag.hasPrefix("W/"), !etag.isEmpty { return etag }
+        return response.value(for: "Last-Modified")
     }
 
     static func size(of file: URL) -> Int64? {

@@ -12,9 +12,9 @@ enum RedirectRules {
     static let originBoundHeaders = ["authorization", "cookie", "proxy-authorization"]
 
     /// The next request for `response` to `request`, or `nil` when the response is no redirect.
-    static func nextRequest(after request: URLRequest, response: HTTPURLResponse) -> URLRequest? {
+    static func nextRequest(after request: URLRequest, response: ReceivedResponse) -> URLRequest? {
         guard redirectStatusCodes.contains(response.statusCode),
-              let location = response.value(forHTTPHeaderField: "Location"),
+              let location = response.value(for: "Location"),
               let current = request.url,
               let target = URL(string: location, relativeTo: current)?.absoluteURL,
               let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {

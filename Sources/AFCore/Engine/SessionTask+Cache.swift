@@ -40,9 +40,7 @@ extension SessionTask {
     /// Completes the task with `entry`, as if it had arrived: head, body, progress, completion.
     private func answer(with entry: HTTPCacheEntry, age: TimeInterval, request: URLRequest) {
         let start = Date()
-        guard let response = entry.httpResponse(headers: CacheStoreRules.servedHeaders(entry, age: age)) else {
-            return startHop(request, after: request, response: nil, body: Data())
-        }
+        let response = entry.receivedResponse(headers: CacheStoreRules.servedHeaders(entry, age: age))
         let answering = mutableState.withLock { state -> Bool in
             guard state.state == .running || state.state == .suspended else { return false }
             state.transactions.append(.localCache(request: request, response: response, start: start, end: Date()))
@@ -54,7 +52,7 @@ extension SessionTask {
             return deliver(request: request, response: nil, data: Data(), error: error)
         }
         if let delegate, delegate.observesTransferEvents {
-            delegate.task(self, didReceiveResponse: response)
+            delegate.task(self, didReceiveResponse: response.httpResponse)
             if !entry.body.isEmpty { delegate.task(self, didReceive: entry.body) }
         }
         if let delegate, delegate.observesProgress {
@@ -65,7 +63,7 @@ extension SessionTask {
     }
 
     /// A 304 to a revalidation: the stored response, refreshed by the 304's fields, is the answer.
-    func answerRevalidated(_ entry: HTTPCacheEntry, by notModified: HTTPURLResponse, request: URLRequest,
+    func answerRevalidated(_ entry: HTTPCacheEntry, by notModified: ReceivedResponse, request: URLRequest,
                            credentials: CacheCredentials, in cache: any HTTPCacheStorage) {
         let requestDate = mutableState.withLock { state in
             if !state.transactions.isEmpty {
@@ -76,9 +74,9 @@ extension SessionTask {
         let now = Date()
         let refreshed = CacheStoreRules.refreshed(entry, by: notModified.headers, requestDate: requestDate, responseDate: now)
         cache.storeEntry(refreshed, credentials: credentials)
-        let served = refreshed.httpResponse(headers: CacheStoreRules.servedHeaders(
+        let served = refreshed.receivedResponse(headers: CacheStoreRules.servedHeaders(
             refreshed, age: CacheFreshness.age(of: refreshed, now: now)))
-        deliver(request: request, response: served ?? notModified, data: served == nil ? Data() : refreshed.body, error: nil)
+        deliver(request: request, response: served, data: refreshed.body, error: nil)
     }
 
     /// Stores what the cached-response handler chose, for requests with `credentials` (those the
@@ -98,10 +96,10 @@ extension SessionTask {
 
     /// After an unsafe method that succeeded, forgets what the cache holds for its URL and the
     /// same-origin URLs its Location and Content-Location name (RFC 9111 §4.4).
-    func invalidateIfUnsafe(request: URLRequest, response: HTTPURLResponse, in cache: any HTTPCacheStorage) {
+    func invalidateIfUnsafe(request: URLRequest, response: ReceivedResponse, in cache: any HTTPCacheStorage) {
         guard let url = request.url,
               CacheStoreRules.invalidates(method: request.httpMethod ?? "GET", statusCode: response.statusCode) else { return }
-        let named = ["Location", "Content-Location"].compactMap { response.value(forHTTPHeaderField: $0) }
+        let named = ["Location", "Content-Location"].compactMap { response.value(for: $0) }
             .compactMap { URL(string: $0, relativeTo: url)?.absoluteURL }
             .filter { RedirectRules.isSameOrigin(url, $0) }
         for target in [url] + named { cache.removeEntries(for: target) }
@@ -120,9 +118,9 @@ extension CacheCredentials {
 }
 
 extension HTTPCacheEntry {
-    /// The entry as a response with `headers`.
-    func httpResponse(headers: HTTPHeaders) -> HTTPURLResponse? {
-        HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1",
-                        headerFields: Dictionary(headers.map { ($0.name, $0.value) }) { _, last in last })
+    /// The entry as a response with `headers` (its HTTPURLResponse built only if read).
+    func receivedResponse(headers: HTTPHeaders) -> ReceivedResponse {
+        ReceivedResponse(head: ResponseHead(statusCode: statusCode, httpVersion: "HTTP/1.1",
+                                            headers: headers.map { ($0.name, $0.value) }), url: url)
     }
 }

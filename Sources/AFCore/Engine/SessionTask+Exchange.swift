@@ -26,9 +26,9 @@ extension SessionTask: TransferDelegate {
 
     private func complete(_ transfer: Transfer, outcome: TransferOutcome) {
         let url = transfer.spec.requestURL
-        // Built here, once per hop, off the engine thread.
-        let response = url.flatMap { outcome.head?.httpResponse(for: $0) }
-        if let response, let head = outcome.head { configuration.storeCookies(from: response, head: head) }
+        // The head as received; its HTTPURLResponse is built only if someone reads it.
+        let response = url.flatMap { url in outcome.head.map { ReceivedResponse(head: $0, url: url) } }
+        if let response { configuration.storeCookies(from: response) }
 
         let (request, hopCount, cancelled) = mutableState.withLock { state in
             state.transactions.append(outcome.timings.transactionMetrics(
@@ -63,7 +63,7 @@ extension SessionTask: TransferDelegate {
             guard let delegate else {
                 return finish(request: request, response: response, data: outcome.body, error: nil)
             }
-            delegate.task(self, willRedirectTo: next, response: response) { chosen in
+            delegate.task(self, willRedirectTo: next, response: response.httpResponse) { chosen in
                 self.queue.async { self.follow(chosen, after: request, response: response, body: outcome.body) }
             }
             return
@@ -82,7 +82,7 @@ extension SessionTask: TransferDelegate {
         finish(request: request, response: response, data: outcome.body, error: error)
     }
 
-    private func follow(_ next: URLRequest?, after request: URLRequest, response: HTTPURLResponse, body: Data) {
+    private func follow(_ next: URLRequest?, after request: URLRequest, response: ReceivedResponse, body: Data) {
         guard let next else {
             return finish(request: request, response: response, data: body, error: nil)
         }
@@ -95,7 +95,7 @@ extension SessionTask: TransferDelegate {
     }
 
     /// Sends `next` as the task's new exchange, unless the task was cancelled meanwhile.
-    func startHop(_ next: URLRequest, after request: URLRequest, response: HTTPURLResponse?, body: Data,
+    func startHop(_ next: URLRequest, after request: URLRequest, response: ReceivedResponse?, body: Data,
                           restartingDownload: Bool = false, fetchedForTrust: Bool = false) {
         let reporting = currentReporting
         let trust = configuration.trustRequirement(for: next.url)
@@ -117,7 +117,7 @@ extension SessionTask: TransferDelegate {
         engine.start(transfer)
     }
 
-    func finish(request: URLRequest, response: HTTPURLResponse?, data: Data, error: (any Error)?) {
+    func finish(request: URLRequest, response: ReceivedResponse?, data: Data, error: (any Error)?) {
         let httpCache = configuration.httpCache
         let (revalidating, mayStore, download, spec) = mutableState.withLock { state in
             defer { state.cacheRevalidating = nil }
@@ -137,14 +137,14 @@ extension SessionTask: TransferDelegate {
               CacheStoreRules.mayStore(request: request, statusCode: response.statusCode, headers: response.headers) else {
             return deliver(request: request, response: response, data: data, error: error)
         }
-        let proposed = CachedURLResponse(response: response, data: data, userInfo: nil, storagePolicy: .allowed)
+        let proposed = CachedURLResponse(response: response.httpResponse, data: data, userInfo: nil, storagePolicy: .allowed)
         delegate.task(self, willCacheResponse: proposed) { chosen in
             if let chosen { self.store(chosen, for: request, credentials: credentials, in: storage) }
             self.queue.async { self.deliver(request: request, response: response, data: data, error: nil) }
         }
     }
 
-    func deliver(request: URLRequest, response: HTTPURLResponse?, data: Data, error: (any Error)?) {
+    func deliver(request: URLRequest, response: ReceivedResponse?, data: Data, error: (any Error)?) {
         let (metrics, download) = mutableState.withLock { state -> (TaskMetrics, DownloadTarget?) in
             state.state = .completed
             state.response = response

@@ -36,7 +36,7 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
     /// What a task produced.
     struct Result: @unchecked Sendable {
         var request: URLRequest
-        var response: HTTPURLResponse?
+        var response: ReceivedResponse?
         var data: Data
         var error: (any Error)?
         var metrics: TaskMetrics
@@ -55,7 +55,7 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
     struct MutableState {
         var state: State = .suspended
         var currentRequest: URLRequest
-        var response: HTTPURLResponse?
+        var response: ReceivedResponse?
         var transfer: Transfer?
         var transactions: [TransactionMetrics] = []
         var hopStart = Date()
@@ -114,7 +114,7 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
     /// The request of the current hop (after redirects).
     public var currentRequest: URLRequest? { mutableState.withLock { $0.currentRequest } }
     /// The final response, once the task completed.
-    public var response: URLResponse? { mutableState.withLock { $0.response } }
+    public var response: URLResponse? { mutableState.withLock { $0.response }?.httpResponse }
     /// The task's state.
     public var state: State { mutableState.withLock { $0.state } }
     /// Body bytes received so far (of finished hops).

@@ -127,9 +127,10 @@ struct TaskConfiguration: @unchecked Sendable {
     }
 
     /// Stores the cookies `response` sets, when the configuration accepts cookies.
-    func storeCookies(from response: HTTPURLResponse, head: ResponseHead) {
-        guard acceptsCookies, head.value(for: "Set-Cookie") != nil, let cookieStorage, let url = response.url,
-              let fields = response.allHeaderFields as? [String: String] else { return }
+    func storeCookies(from received: ReceivedResponse) {
+        guard acceptsCookies, received.value(for: "Set-Cookie") != nil, let cookieStorage else { return }
+        let response = received.httpResponse
+        guard let url = response.url, let fields = response.allHeaderFields as? [String: String] else { return }
         let cookies = HTTPCookie.cookies(withResponseHeaderFields: fields, for: url)
         if !cookies.isEmpty {
             cookieStorage.setCookies(cookies, for: url, mainDocumentURL: nil)

@@ -17,8 +17,10 @@ public struct TaskMetrics: Sendable {
 public struct TransactionMetrics: @unchecked Sendable {
     /// The request sent.
     public let request: URLRequest
-    /// The response received, if any.
-    public let response: HTTPURLResponse?
+    /// The response received, if any (built when first read).
+    public var response: HTTPURLResponse? { received?.httpResponse }
+    /// The response as received.
+    let received: ReceivedResponse?
     /// When the exchange started.
     public let fetchStartDate: Date
     /// When the exchange ended.
@@ -66,9 +68,9 @@ public struct TransactionMetrics: @unchecked Sendable {
     }
 
     /// The record of an answer from the HTTP cache: no network, no bytes.
-    static func localCache(request: URLRequest, response: HTTPURLResponse, start: Date, end: Date) -> TransactionMetrics {
+    static func localCache(request: URLRequest, response: ReceivedResponse, start: Date, end: Date) -> TransactionMetrics {
         var metrics = TransactionMetrics(
-            request: request, response: response, fetchStartDate: start, responseEndDate: end,
+            request: request, received: response, fetchStartDate: start, responseEndDate: end,
             domainLookupDuration: nil, connectDuration: nil, secureConnectionDuration: nil, timeToFirstByte: nil,
             totalDuration: end.timeIntervalSince(start), networkProtocolName: nil, isReusedConnection: false,
             countOfRequestBodyBytesSent: 0, countOfResponseHeaderBytesReceived: 0, countOfResponseBodyBytesReceived: 0,
@@ -105,12 +107,12 @@ struct CurlTimings: Sendable {
         }
     }
 
-    func transactionMetrics(request: URLRequest, response: HTTPURLResponse?, start: Date) -> TransactionMetrics {
+    func transactionMetrics(request: URLRequest, response: ReceivedResponse?, start: Date) -> TransactionMetrics {
         func seconds(_ micros: Int64) -> TimeInterval { TimeInterval(micros) / 1_000_000 }
         let reused = connectsOpened == 0
         return TransactionMetrics(
             request: request,
-            response: response,
+            received: response,
             fetchStartDate: start,
             responseEndDate: start.addingTimeInterval(seconds(total)),
             domainLookupDuration: reused || nameLookup == 0 ? nil : seconds(nameLookup),

@@ -10,7 +10,7 @@ extension DataRequest {
                          completionHandler: @escaping @Sendable (AFDataResponse<Data?>) -> Void) -> Self {
         appendResponseSerializer {
             let result = AFResult<Data?>(value: self.data, error: self.error)
-            let response = DataResponse(request: self.request, response: self.response, data: self.data,
+            let response = DataResponse(request: self.request, received: self.receivedResponse, data: self.data,
                                         metrics: self.metrics, serializationDuration: 0, result: result)
             self.emit { $0.request(self, didParseResponse: response) }
             self.responseSerializerDidComplete { queue.async { completionHandler(response) } }
@@ -27,14 +27,14 @@ extension DataRequest {
     ) -> Self {
         appendResponseSerializer {
             let start = ProcessInfo.processInfo.systemUptime
+            let received = self.receivedResponse
             let result: AFResult<Serializer.SerializedObject> = Result {
-                try responseSerializer.serialize(request: self.request, response: self.response,
-                                                 data: self.data, error: self.error)
+                try self.serialize(with: responseSerializer, received: received)
             }.mapError { error in
                 error.asAFError(or: .responseSerializationFailed(reason: .customSerializationFailed(error: error)))
             }
             let duration = ProcessInfo.processInfo.systemUptime - start
-            let response = DataResponse(request: self.request, response: self.response, data: self.data,
+            let response = DataResponse(request: self.request, received: received, data: self.data,
                                         metrics: self.metrics, serializationDuration: duration, result: result)
             self.emit { $0.request(self, didParseResponse: response) }
             self.completeOrRetry(response, queue: queue, completionHandler: completionHandler)
@@ -91,12 +91,24 @@ extension DataRequest {
 }
 
 extension DataRequest {
+    /// What `serializer` makes of the outcome: AF's own serializers get the status code as
+    /// received, any other the `HTTPURLResponse`.
+    func serialize<Serializer: DataResponseSerializerProtocol>(with serializer: Serializer,
+                                                               received: ReceivedResponse?) throws -> Serializer.SerializedObject {
+        if let statusReading = serializer as? any StatusReadingSerializer,
+           let value = try statusReading.serializeReadingStatus(request: request, statusCode: received?.statusCode,
+                                                                data: data, error: error) as? Serializer.SerializedObject {
+            return value
+        }
+        return try serializer.serialize(request: request, response: received?.httpResponse, data: data, error: error)
+    }
+
     /// Delivers `response`, or retries when its serialization failed and a retrier asks.
     func completeOrRetry<Value>(_ response: AFDataResponse<Value>, queue: DispatchQueue,
                                 completionHandler: @escaping @Sendable (AFDataResponse<Value>) -> Void) {
         completeOrRetry(serializationError: response.error) { retryError in
             let delivered = retryError.map { error in
-                DataResponse<Value, AFError>(request: response.request, response: response.response, data: response.data,
+                DataResponse<Value, AFError>(request: response.request, received: response.received, data: response.data,
                                              metrics: response.metrics, serializationDuration: response.serializationDuration,
                                              result: .failure(error))
             } ?? response

@@ -10,8 +10,10 @@ public typealias AFDownloadResponse<Success> = DownloadResponse<Success, AFError
 public struct DownloadResponse<Success, Failure: Error>: @unchecked Sendable {
     /// The `URLRequest` sent.
     public let request: URLRequest?
-    /// The response received.
-    public let response: HTTPURLResponse?
+    /// The response received (its `HTTPURLResponse` built when first read).
+    public var response: HTTPURLResponse? { received?.httpResponse }
+    /// The response as received.
+    let received: ReceivedResponse?
     /// Where the downloaded file was moved.
     public let fileURL: URL?
     /// Data to continue the download with, when it stopped part way.
@@ -34,8 +36,15 @@ public struct DownloadResponse<Success, Failure: Error>: @unchecked Sendable {
     /// Creates a response.
     public init(request: URLRequest?, response: HTTPURLResponse?, fileURL: URL?, resumeData: Data?,
                 metrics: TaskMetrics?, serializationDuration: TimeInterval, result: Result<Success, Failure>) {
+        self.init(request: request, received: response.map(ReceivedResponse.init), fileURL: fileURL,
+                  resumeData: resumeData, metrics: metrics, serializationDuration: serializationDuration, result: result)
+    }
+
+    /// Creates a response whose `HTTPURLResponse` is built only if read.
+    init(request: URLRequest?, received: ReceivedResponse?, fileURL: URL?, resumeData: Data?,
+         metrics: TaskMetrics?, serializationDuration: TimeInterval, result: Result<Success, Failure>) {
         self.request = request
-        self.response = response
+        self.received = received
         self.fileURL = fileURL
         self.resumeData = resumeData
         self.metrics = metrics
@@ -64,7 +73,7 @@ public struct DownloadResponse<Success, Failure: Error>: @unchecked Sendable {
     }
 
     func replacing<S, F>(_ result: Result<S, F>) -> DownloadResponse<S, F> {
-        DownloadResponse<S, F>(request: request, response: response, fileURL: fileURL, resumeData: resumeData,
+        DownloadResponse<S, F>(request: request, received: received, fileURL: fileURL, resumeData: resumeData,
                                metrics: metrics, serializationDuration: serializationDuration, result: result)
     }
 }

@@ -12,8 +12,10 @@ public typealias AFResult<Success> = Result<Success, AFError>
 public struct DataResponse<Success, Failure: Error>: @unchecked Sendable {
     /// The `URLRequest` sent.
     public let request: URLRequest?
-    /// The response received.
-    public let response: HTTPURLResponse?
+    /// The response received (its `HTTPURLResponse` built when first read).
+    public var response: HTTPURLResponse? { received?.httpResponse }
+    /// The response as received.
+    let received: ReceivedResponse?
     /// The body received.
     public let data: Data?
     /// The metrics of the final attempt.
@@ -34,8 +36,15 @@ public struct DataResponse<Success, Failure: Error>: @unchecked Sendable {
     /// Creates a response.
     public init(request: URLRequest?, response: HTTPURLResponse?, data: Data?, metrics: TaskMetrics?,
                 serializationDuration: TimeInterval, result: Result<Success, Failure>) {
+        self.init(request: request, received: response.map(ReceivedResponse.init), data: data, metrics: metrics,
+                  serializationDuration: serializationDuration, result: result)
+    }
+
+    /// Creates a response whose `HTTPURLResponse` is built only if read.
+    init(request: URLRequest?, received: ReceivedResponse?, data: Data?, metrics: TaskMetrics?,
+         serializationDuration: TimeInterval, result: Result<Success, Failure>) {
         self.request = request
-        self.response = response
+        self.received = received
         self.data = data
         self.metrics = metrics
         self.serializationDuration = serializationDuration
@@ -63,7 +72,7 @@ public struct DataResponse<Success, Failure: Error>: @unchecked Sendable {
     }
 
     private func replacing<S, F>(_ result: Result<S, F>) -> DataResponse<S, F> {
-        DataResponse<S, F>(request: request, response: response, data: data, metrics: metrics,
+        DataResponse<S, F>(request: request, received: received, data: data, metrics: metrics,
                            serializationDuration: serializationDuration, result: result)
     }
 }

@@ -23,7 +23,11 @@ public final class DecodableResponseSerializer<T: Decodable & Sendable>: Respons
     }
 
     public func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> T {
-        guard let data = try bodyToSerialize(request: request, response: response, data: data, error: error) else {
+        try decode(request: request, statusCode: response?.statusCode, data: data, error: error)
+    }
+
+    private func decode(request: URLRequest?, statusCode: Int?, data: Data?, error: (any Error)?) throws -> T {
+        guard let data = try bodyToSerialize(request: request, statusCode: statusCode, data: data, error: error) else {
             guard let emptyResponseType = T.self as? any EmptyResponse.Type,
                   let emptyValue = emptyResponseType.emptyValue() as? T else {
                 throw AFError.responseSerializationFailed(reason: .invalidEmptyResponse(type: "\(T.self)"))
@@ -49,5 +53,11 @@ extension ResponseSerializer {
     ) -> DecodableResponseSerializer<T> where Self == DecodableResponseSerializer<T> {
         DecodableResponseSerializer<T>(dataPreprocessor: dataPreprocessor, decoder: decoder,
                                        emptyResponseCodes: emptyResponseCodes, emptyRequestMethods: emptyRequestMethods)
+    }
+}
+
+extension DecodableResponseSerializer: StatusReadingSerializer {
+    func serializeReadingStatus(request: URLRequest?, statusCode: Int?, data: Data?, error: (any Error)?) throws -> Any {
+        try decode(request: request, statusCode: statusCode, data: data, error: error)
     }
 }

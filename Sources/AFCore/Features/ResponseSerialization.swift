@@ -79,9 +79,16 @@ extension ResponseSerializer {
     /// The preprocessed body to serialize, or `nil` for an empty body this request and response allow.
     /// Rethrows the request's own error; an empty body that is not allowed is `.inputDataNilOrZeroLength`.
     func bodyToSerialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> Data? {
+        try bodyToSerialize(request: request, statusCode: response?.statusCode, data: data, error: error)
+    }
+
+    /// The same, from the response's status code alone (`nil` without a response).
+    func bodyToSerialize(request: URLRequest?, statusCode: Int?, data: Data?, error: (any Error)?) throws -> Data? {
         if let error { throw error }
         guard let data, !data.isEmpty else {
-            guard emptyResponseAllowed(request: request, response: response) else {
+            let allowed = requestAllowsEmptyResponseData(request) == true
+                || statusCode.map { emptyResponseCodes.contains($0) } == true
+            guard allowed else {
                 throw AFError.responseSerializationFailed(reason: .inputDataNilOrZeroLength)
             }
             return nil
@@ -93,6 +100,13 @@ extension ResponseSerializer {
     public func emptyResponseAllowed(request: URLRequest?, response: HTTPURLResponse?) -> Bool {
         (requestAllowsEmptyResponseData(request) == true) || (responseAllowsEmptyResponseData(response) == true)
     }
+}
+
+/// AF's serializers that read nothing of the response but its status code (the empty-body
+/// rules): a request hands them the status as received, so no `HTTPURLResponse` is built for them.
+protocol StatusReadingSerializer {
+    /// The serialized value (of the serializer's `SerializedObject` type).
+    func serializeReadingStatus(request: URLRequest?, statusCode: Int?, data: Data?, error: (any Error)?) throws -> Any
 }
 
 /// A type with a value that stands for an empty response.
@@ -137,6 +151,12 @@ public final class DataResponseSerializer: ResponseSerializer {
 
     public func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> Data {
         try bodyToSerialize(request: request, response: response, data: data, error: error) ?? Data()
+    }
+}
+
+extension DataResponseSerializer: StatusReadingSerializer {
+    func serializeReadingStatus(request: URLRequest?, statusCode: Int?, data: Data?, error: (any Error)?) throws -> Any {
+        try bodyToSerialize(request: request, statusCode: statusCode, data: data, error: error) ?? Data()
     }
 }
 

@@ -20,17 +20,25 @@ enum ValidationRules {
     }
 
     static func validate(contentType acceptable: [String], response: HTTPURLResponse, isEmpty: Bool) -> Request.ValidationResult {
+        validate(contentType: acceptable, responseContentType: response.value(forHTTPHeaderField: "Content-Type"), isEmpty: isEmpty)
+    }
+
+    /// The same from the response's `Content-Type` field as received.
+    static func validate(contentType acceptable: [String], responseContentType contentType: String?,
+                         isEmpty: Bool) -> Request.ValidationResult {
         if isEmpty { return .success(()) }
-        guard let responseContentType = response.mimeType ?? response.value(forHTTPHeaderField: "Content-Type"),
-              let responseType = MIMEType(responseContentType) else {
+        guard let contentType, let responseType = MIMEType(contentType) else {
             if acceptable.contains(where: { MIMEType($0)?.matchesAll == true }) { return .success(()) }
             return .failure(AFError.responseValidationFailed(reason: .missingContentType(acceptableContentTypes: acceptable)))
         }
         for type in acceptable {
             if let acceptableType = MIMEType(type), acceptableType.matches(responseType) { return .success(()) }
         }
+        // Named as `HTTPURLResponse.mimeType` gives it: the type before any parameter, lower-cased.
+        let mimeType = (contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first
+            .map(String.init) ?? contentType).lowercased()
         return .failure(AFError.responseValidationFailed(
-            reason: .unacceptableContentType(acceptableContentTypes: acceptable, responseContentType: responseContentType)))
+            reason: .unacceptableContentType(acceptableContentTypes: acceptable, responseContentType: mimeType)))
     }
 }
 
@@ -78,7 +86,7 @@ extension DataRequest {
     /// Fails with `.unacceptableStatusCode` unless the status is in `acceptableStatusCodes`.
     @discardableResult
     public func validate<S: Sequence & Sendable>(statusCode acceptableStatusCodes: S) -> Self where S.Element == Int {
-        validate { _, response, _ in
+        validateReceived { _, response, _ in
             ValidationRules.validate(statusCode: response.statusCode, acceptable: acceptableStatusCodes)
         }
     }
@@ -88,8 +96,8 @@ extension DataRequest {
     @discardableResult
     public func validate<S: Sequence & Sendable>(contentType acceptableContentTypes: @escaping @Sendable @autoclosure () -> S) -> Self
         where S.Element == String {
-        validate { _, response, data in
-            ValidationRules.validate(contentType: Array(acceptableContentTypes()), response: response,
+        validateReceived { _, response, data in
+            ValidationRules.validate(contentType: Array(acceptableContentTypes()), responseContentType: response.value(for: "Content-Type"),
                                      isEmpty: data?.isEmpty ?? true)
         }
     }

@@ -91,7 +91,7 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
 
     override func didReceiveResponseHead(_ response: HTTPURLResponse, task: SessionTask) {
         underlyingQueue.async {
-            self.mutableState.withLock { $0.response = response }
+            self.mutableState.withLock { $0.response = ReceivedResponse(response) }
             let validators = self.streamState.withLock { $0.validators }
             validators.forEach { $0() }
             // A response that fails validation is not streamed.
