@@ -66,6 +66,14 @@ def make(directory):
                 with open(os.path.join(root, part)) as source:
                     f.write(source.read())
 
+    def self_signed(name, subject, *extensions):
+        """A self-signed certificate and its key, name.pem and name.key, with -addext extensions."""
+        added = [argument for extension in extensions for argument in ("-addext", extension)]
+        run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", subject,
+            "-keyout", f"{name}.key", "-out", f"{name}.pem", *added)
+
+    ca_extensions = ("basicConstraints=critical,CA:TRUE", "keyUsage=critical,keyCertSign,cRLSign")
+
     def request(name, subject):
         run("req", "-newkey", "rsa:2048", "-nodes", "-subj", subject, "-keyout", f"{name}.key", "-out", f"{name}.csr")
 
@@ -94,12 +102,8 @@ def make(directory):
     sign("wrong-host", *test_ca, LEAF_EXT.format(host="wrong.example"))
 
     write("self-signed.ext", leaf)
-    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
-        "-keyout", "self-signed.key", "-out", "self-signed.pem", "-addext", "subjectAltName=DNS:localhost")
-
-    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=AF Internal CA",
-        "-keyout", "internal-ca.key", "-out", "internal-ca.pem",
-        "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign")
+    self_signed("self-signed", "/CN=localhost", "subjectAltName=DNS:localhost")
+    self_signed("internal-ca", "/CN=AF Internal CA", *ca_extensions)
     request("untrusted-root", "/CN=localhost")
     sign("untrusted-root", os.path.join(root, "internal-ca.pem"), os.path.join(root, "internal-ca.key"), leaf)
 
@@ -116,11 +120,8 @@ def make(directory):
     concatenate("internal-chain-full.pem", ["internal-chain.pem", "internal-intermediate.pem"])
 
     # An attacker holds only its own keys, and appends real certificates (public) to its chain.
-    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
-        "-keyout", "attacker.key", "-out", "attacker.pem", "-addext", "subjectAltName=DNS:localhost")
-    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=AF Intermediate CA",
-        "-keyout", "forged-ca.key", "-out", "forged-ca.pem",
-        "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign")
+    self_signed("attacker", "/CN=localhost", "subjectAltName=DNS:localhost")
+    self_signed("forged-ca", "/CN=AF Intermediate CA", *ca_extensions)
     request("forged-intermediate", "/CN=localhost")
     sign("forged-intermediate", os.path.join(root, "forged-ca.pem"), os.path.join(root, "forged-ca.key"), leaf)
 
