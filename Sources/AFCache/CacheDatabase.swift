@@ -15,8 +15,10 @@ final class CacheDatabase {
 
     let fileURL: URL
     private var database: SQLiteDatabase
-    /// The key of the credential partitions' HMAC, shared by every process using the file.
-    private(set) var partitionKey: Data
+    /// The key of the credential partitions' HMAC, shared by every process using the file. (Bytes,
+    /// not Data: LeakSanitizer cannot follow Data's tagged storage pointer in a process that exits
+    /// with the cache open, and reported it as leaked.)
+    private(set) var partitionKey: [UInt8]
     /// Where damaged files went, for the owner to report.
     private(set) var movedAside: [URL] = []
 
@@ -35,7 +37,7 @@ final class CacheDatabase {
         }
     }
 
-    private static func open(_ fileURL: URL, busyTimeout: TimeInterval) throws -> (SQLiteDatabase, key: Data) {
+    private static func open(_ fileURL: URL, busyTimeout: TimeInterval) throws -> (SQLiteDatabase, key: [UInt8]) {
         try PrivateFile.prepare(fileURL.path, companions: ["-wal", "-shm"])
         let database = try SQLiteDatabase(path: fileURL.path, busyTimeout: busyTimeout)
         try database.execute("PRAGMA journal_mode=WAL")
@@ -74,8 +76,8 @@ final class CacheDatabase {
         var generator = SystemRandomNumberGenerator()
         let candidate = Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
         try database.query("INSERT OR IGNORE INTO secrets (name, value) VALUES ('partition-key', ?)", [.blob(candidate)])
-        var key = Data()
-        try database.query("SELECT value FROM secrets WHERE name = 'partition-key'") { key = $0.blob(0) }
+        var key: [UInt8] = []
+        try database.query("SELECT value FROM secrets WHERE name = 'partition-key'") { key = Array($0.blob(0)) }
         return (database, key)
     }
 

@@ -53,7 +53,7 @@ public struct CacheCredentials: Sendable, Hashable {
 
     /// The partition's name under `key`: "" when anonymous, else the hex HMAC-SHA-256 of the
     /// credentials (each part length-prefixed, so no two sets share an encoding).
-    public func partition(key: Data) -> String {
+    public func partition(key: [UInt8]) -> String {
         guard !parts.isEmpty else { return "" }
         var message = Data()
         for part in parts {
@@ -64,9 +64,9 @@ public struct CacheCredentials: Sendable, Hashable {
             }
         }
         var digest = [UInt8](repeating: 0, count: 32)
-        let done = key.withUnsafeBytes { keyBytes in
+        let done = key.withUnsafeBufferPointer { keyBytes in
             message.withUnsafeBytes { messageBytes in
-                afc_hmac_sha256(keyBytes.bindMemory(to: UInt8.self).baseAddress, keyBytes.count,
+                afc_hmac_sha256(keyBytes.baseAddress, keyBytes.count,
                                 messageBytes.bindMemory(to: UInt8.self).baseAddress, messageBytes.count, &digest)
             }
         }
