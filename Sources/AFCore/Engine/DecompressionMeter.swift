@@ -9,9 +9,8 @@ struct DecompressionMeter {
 
     /// A meter for a response with `head`, when it is content-coded and a limit applies.
     init?(limit: DecompressionLimit?, head: ResponseHead) {
-        guard let limit, let coding = head.value(for: "Content-Encoding"),
-              !coding.trimmingCharacters(in: .whitespaces).isEmpty,
-              !coding.trimmingCharacters(in: .whitespaces).equalsIgnoringASCIICase("identity") else { return nil }
+        guard let limit, let coding = head.value(for: "Content-Encoding").map({ Substring($0).trimmingASCIISpaces() }),
+              !coding.isEmpty, !String(coding).equalsIgnoringASCIICase("identity") else { return nil }
         self.limit = limit
     }
 

@@ -70,7 +70,7 @@ struct TaskConfiguration: @unchecked Sendable {
         }
         let method = request.httpMethod ?? "GET"
         let urlString = url?.absoluteString ?? ""
-        if unsafe == nil { unsafe = WireRules.problem(method: method, url: urlString, headers: []) }
+        if unsafe == nil { unsafe = WireRules.problem(method: method, url: urlString) }
         // The request's own headers win over the configuration's (names compare case-insensitively).
         for header in additionalHeaders
         where !requestHeaders.keys.contains(where: { $0.equalsIgnoringASCIICase(header.name) }) {

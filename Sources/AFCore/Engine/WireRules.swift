@@ -2,13 +2,9 @@
 /// §9.1): names and methods are tokens; values carry no CR, LF or NUL; the URL no whitespace or
 /// control bytes. Pure; scans UTF-8 bytes without allocating.
 enum WireRules {
-    /// The first problem of a request with this method, URL and header fields, if any.
-    static func problem(method: String, url: String,
-                        headers: some Sequence<(name: String, value: String)>) -> UnsafeRequestError? {
+    /// The problem of a request line with this method and URL, if any.
+    static func problem(method: String, url: String) -> UnsafeRequestError? {
         if !isToken(method) { return UnsafeRequestError(part: .method, method: method) }
-        for header in headers {
-            if let problem = problem(name: header.name, value: header.value) { return problem }
-        }
         if !isCleanURL(url) { return UnsafeRequestError(part: .url) }
         return nil
     }
