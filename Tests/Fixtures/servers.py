@@ -27,10 +27,17 @@ import tls_revocation
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def free_ports(count):
+    """`count` distinct free ports: all bound at once, so the kernel cannot hand out one twice (two
+    server blocks on one port would merge, and a plain-HTTP block on a TLS port answers 400)."""
+    sockets = [socket.socket() for _ in range(count)]
+    try:
+        for s in sockets:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in sockets]
+    finally:
+        for s in sockets:
+            s.close()
 
 
 def make_certificates(directory):
@@ -176,10 +183,11 @@ def main():
         children.append(faults)
         faults_port = int(faults.stdout.readline())
 
-        http_port, https_port, h2c_port = free_port(), free_port(), free_port()
+        cases = tls_matrix.CASES + tls_revocation.CASES
+        ports = free_ports(7 + len(cases))
+        http_port, https_port, h2c_port, crl_port, root_ocsp_port, ocsp_port, dead_port = ports[:7]
+        matrix_ports = dict(zip(cases, ports[7:]))
         matrix_files = tls_matrix.make(directory)
-        matrix_ports = {case: free_port() for case in tls_matrix.CASES + tls_revocation.CASES}
-        crl_port, root_ocsp_port, ocsp_port, dead_port = free_port(), free_port(), free_port(), free_port()
         revocation_files, responders = tls_revocation.make(directory, crl_port, root_ocsp_port, ocsp_port, dead_port)
         with open(os.path.join(directory, "nginx.conf"), "w") as f:
             f.write(nginx_config(directory, http_port, https_port, h2c_port, httpbin_port,
