@@ -6,6 +6,7 @@ import FoundationNetworking
 
 /// A Session for one test, created after the servers are up (so it trusts the test CA).
 package func makeSession(configuration: URLSessionConfiguration = URLSessionConfiguration.af.default,
+                         rootQueue: DispatchQueue? = nil,
                          startRequestsImmediately: Bool = true,
                          requestSetup: Session.RequestSetup = .lazy,
                          interceptor: (any RequestInterceptor)? = nil,
@@ -15,7 +16,9 @@ package func makeSession(configuration: URLSessionConfiguration = URLSessionConf
                          eventMonitors: [any EventMonitor] = [AlamofireNotifications()],
                          decompressionLimit: DecompressionLimit? = .default) -> Session {
     _ = TestServers.shared
-    return Session(configuration: configuration, startRequestsImmediately: startRequestsImmediately,
+    return Session(configuration: configuration,
+                   rootQueue: rootQueue ?? DispatchQueue(label: "org.alamofire.session.rootQueue"),
+                   startRequestsImmediately: startRequestsImmediately,
                    requestSetup: requestSetup, interceptor: interceptor, serverTrustManager: serverTrustManager,
                    redirectHandler: redirectHandler,
                    cachedResponseHandler: cachedResponseHandler, eventMonitors: eventMonitors,

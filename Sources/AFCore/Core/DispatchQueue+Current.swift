@@ -2,6 +2,8 @@ import Dispatch
 
 /// The key under which a marked queue stores its own identity.
 private let queueIdentityKey = DispatchSpecificKey<ObjectIdentifier>()
+/// The key under which a queue made to run behind a marked queue stores that queue's identity.
+private let ownerIdentityKey = DispatchSpecificKey<ObjectIdentifier>()
 
 extension DispatchQueue {
     /// Marks the queue, so that `isCurrent` can tell when code runs on it.
@@ -19,5 +21,24 @@ extension DispatchQueue {
     /// only need is to run on the queue, not after what the queue already holds.
     func runOrAsync(_ work: @escaping @Sendable () -> Void) {
         if isCurrent { work() } else { async(execute: work) }
+    }
+
+    /// Marks this queue, which targets the marked serial `owner`, as one whose work may run
+    /// directly on `owner` (see `runBehindOrAsync`); returns it.
+    func runningBehind(_ owner: DispatchQueue) -> DispatchQueue {
+        setSpecific(key: ownerIdentityKey, value: ObjectIdentifier(owner))
+        return self
+    }
+
+    /// Runs `work` now when this queue runs behind the queue the caller is on (the same
+    /// serial order, so queueing would only cost a trip through the queue), else queues it.
+    func runBehindOrAsync(_ work: @escaping @Sendable () -> Void) {
+        if runsBehindCurrentQueue { work() } else { async(execute: work) }
+    }
+
+    /// Whether this queue was marked as running behind the queue the caller is on.
+    var runsBehindCurrentQueue: Bool {
+        guard let owner = getSpecific(key: ownerIdentityKey) else { return false }
+        return DispatchQueue.getSpecific(key: queueIdentityKey) == owner
     }
 }

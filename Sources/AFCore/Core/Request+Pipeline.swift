@@ -154,8 +154,10 @@ extension Request {
             return true
         }
         guard shouldFinish else { return }
-        processNextResponseSerializer()
+        // Emitted first: the default serialization queue runs the serializers at once, and
+        // monitors see the request finish before its responses are parsed (as with Alamofire).
         emit(notifies: true) { $0.requestDidFinish(self) }
+        processNextResponseSerializer()
     }
 }
 

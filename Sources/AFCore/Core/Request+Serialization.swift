@@ -23,10 +23,10 @@ extension Request {
             return (runNow, shouldResume)
         }
         if runNow {
-            underlyingQueue.async { self.processNextResponseSerializer() }
+            underlyingQueue.async(recording: handOffs) { self.processNextResponseSerializer() }
         }
         if shouldResume {
-            underlyingQueue.async { self.resumeIfAutomatic() }
+            underlyingQueue.async(recording: handOffs) { self.resumeIfAutomatic() }
         }
     }
 
@@ -73,7 +73,7 @@ extension Request {
         }
         switch step {
         case let .run(serializer):
-            serializationQueue.async { serializer() }
+            serializationQueue.runBehindOrAsync(recording: handOffs) { serializer() }
         case let .complete(completions):
             // Clean up first, so a handler sees the request gone from the session and its
             // temporary file removed.

@@ -57,6 +57,8 @@ public class Request: @unchecked Sendable {
     }
 
     let mutableState = Protected(MutableState())
+    /// The trips the request's work made between threads (see `HandOffs`).
+    let handOffs = HandOffs()
 
     /// Bytes of the request body sent, of those expected (0 when unknown).
     public let uploadProgress = Progress(totalUnitCount: 0)
@@ -167,7 +169,7 @@ public class Request: @unchecked Sendable {
             return .resumed
         }
         if case .none = action { return self }
-        underlyingQueue.runOrAsync {
+        underlyingQueue.runOrAsync(recording: handOffs) {
             self.emit(notifies: true) { $0.requestDidResume(self) }
             if case let .resumeTask(task) = action {
                 // The event goes out before the task can report anything (see didCreateTask).
@@ -213,14 +215,22 @@ public class Request: @unchecked Sendable {
             if let task = state.tasks.last, task.state != .completed { return .cancelTask(task) }
             return .finish
         }
-        if case .none = action { return self }
-        underlyingQueue.async { self.emit(notifies: true) { $0.requestDidCancel(self) } }
         switch action {
-        case .none: break
+        case .none:
+            break
         case let .cancelTask(task):
+            // Both events are queued before the task is told: the engine may end it at once, and
+            // its completion must come after them.
+            underlyingQueue.async {
+                self.emit(notifies: true) { $0.requestDidCancel(self) }
+                self.emit(notifies: true) { $0.request(self, didCancelTask: task) }
+            }
             task.cancel()
-            underlyingQueue.async { self.emit(notifies: true) { $0.request(self, didCancelTask: task) } }
-        case .finish: underlyingQueue.async { self.finish() }
+        case .finish:
+            underlyingQueue.async {
+                self.emit(notifies: true) { $0.requestDidCancel(self) }
+                self.finish()
+            }
         }
         return self
     }

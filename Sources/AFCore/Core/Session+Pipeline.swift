@@ -9,7 +9,7 @@ import FoundationNetworking
 extension Session {
     /// Registers `request` and, for eager setup, builds its task now.
     func perform(_ request: Request) {
-        rootQueue.async {
+        rootQueue.async(recording: request.handOffs) {
             defer { request.didRegister() }
             guard !request.isCancelled else { return }
             self.activeRequests.withLock { _ = $0.insert(request) }
@@ -27,20 +27,22 @@ extension Session {
         if claimed { build(request) }
     }
 
-    /// Builds the attempt's URLRequest on `requestQueue`.
+    /// Builds the attempt's URLRequest on `requestQueue` (at once when it is the default one).
     private func build(_ request: Request) {
-        requestQueue.async {
+        requestQueue.runBehindOrAsync(recording: request.handOffs) {
             var uploadable: UploadRequest.Uploadable?
             if let upload = request as? UploadRequest {
                 do {
                     uploadable = try upload.makeUploadable()
                 } catch {
                     let error = error.asAFError(or: .createUploadableFailed(error: error))
-                    return self.rootQueue.async { upload.didFailToCreateUploadable(with: error) }
+                    return self.rootQueue.runOrAsync(recording: request.handOffs) {
+                        upload.didFailToCreateUploadable(with: error)
+                    }
                 }
             }
             let result = Result { try request.makeURLRequest() }
-            self.rootQueue.async { [uploadable] in
+            self.rootQueue.runOrAsync(recording: request.handOffs) { [uploadable] in
                 if let uploadable, let upload = request as? UploadRequest { upload.didCreateUploadable(uploadable) }
                 self.didBuild(result, for: request)
             }
@@ -68,7 +70,7 @@ extension Session {
                 try urlRequest.validate()
                 return urlRequest
             }
-            self.rootQueue.async {
+            self.rootQueue.async(recording: request.handOffs) {
                 switch adapted {
                 case let .success(urlRequest):
                     request.didAdaptInitialRequest(initialRequest, to: urlRequest)
@@ -88,7 +90,8 @@ extension Session {
                                credential: request.credential.flatMap(HTTPCredential.init),
                                upload: (request as? UploadRequest)?.transferUpload,
                                download: (request as? DownloadRequest)?.downloadTarget,
-                               bodyStream: (request as? DataStreamRequest)?.flowControl)
+                               bodyStream: (request as? DataStreamRequest)?.flowControl,
+                               handOffs: request.handOffs)
         request.didCreateTask(task)
     }
 
@@ -111,7 +114,7 @@ extension Session: RequestDelegate {
     public var startImmediately: Bool { startRequestsImmediately }
 
     public func readyToPerform(request: Request) {
-        rootQueue.runOrAsync { self.setUp(request) }
+        rootQueue.runOrAsync(recording: request.handOffs) { self.setUp(request) }
     }
 
     public func cleanup(after request: Request) {
@@ -121,10 +124,10 @@ extension Session: RequestDelegate {
     public func retryResult(for request: Request, dueTo error: AFError,
                             completion: @escaping @Sendable (RetryResult) -> Void) {
         guard let retrier = retrier(for: request) else {
-            return rootQueue.async { completion(.doNotRetry) }
+            return rootQueue.async(recording: request.handOffs) { completion(.doNotRetry) }
         }
         retrier.retry(request, for: self, dueTo: error) { result in
-            self.rootQueue.async {
+            self.rootQueue.async(recording: request.handOffs) {
                 guard let retryError = result.error else { return completion(result) }
                 completion(.doNotRetryWithError(AFError.requestRetryFailed(retryError: retryError, originalError: error)))
             }
@@ -137,6 +140,7 @@ extension Session: RequestDelegate {
             request.prepareForRetry()
             self.build(request)
         }
+        request.handOffs.record()
         if let timeDelay, timeDelay > 0 {
             rootQueue.asyncAfter(deadline: .now() + timeDelay, execute: retry)
         } else {

@@ -98,9 +98,13 @@ open class Session: @unchecked Sendable {
         serialRootQueue.markForCurrentCheck()
         self.startRequestsImmediately = startRequestsImmediately
         self.requestSetup = requestSetup
+        // The default queues only run behind rootQueue: work for them that starts on rootQueue
+        // runs there at once (see `runBehindOrAsync`).
         self.requestQueue = requestQueue ?? DispatchQueue(label: "\(rootQueue.label).requestQueue", target: serialRootQueue)
+            .runningBehind(serialRootQueue)
         self.serializationQueue = serializationQueue
             ?? DispatchQueue(label: "\(rootQueue.label).serializationQueue", target: serialRootQueue)
+            .runningBehind(serialRootQueue)
         self.interceptor = interceptor
         self.redirectHandler = redirectHandler
         self.cachedResponseHandler = cachedResponseHandler

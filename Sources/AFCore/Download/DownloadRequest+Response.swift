@@ -12,7 +12,7 @@ extension DownloadRequest {
             let result = AFResult<URL?>(value: self.fileURL, error: self.error)
             let response = self.downloadResponse(serializationDuration: 0, result: result)
             self.emit { $0.request(self, didParseResponse: response) }
-            self.responseSerializerDidComplete { queue.async { completionHandler(response) } }
+            self.responseSerializerDidComplete { queue.async(recording: self.handOffs) { completionHandler(response) } }
         }
         return self
     }
@@ -21,6 +21,17 @@ extension DownloadRequest {
     @discardableResult
     public func response<Serializer: DownloadResponseSerializerProtocol>(
         queue: DispatchQueue = .main,
+        responseSerializer: Serializer,
+        completionHandler: @escaping @Sendable (AFDownloadResponse<Serializer.SerializedObject>) -> Void
+    ) -> Self {
+        response(on: queue, responseSerializer: responseSerializer, completionHandler: completionHandler)
+    }
+
+    /// As `response(queue:responseSerializer:completionHandler:)`; a nil `queue` calls the
+    /// handler where the serializers finished (the async forms: it only resumes a waiter).
+    @discardableResult
+    func response<Serializer: DownloadResponseSerializerProtocol>(
+        on queue: DispatchQueue?,
         responseSerializer: Serializer,
         completionHandler: @escaping @Sendable (AFDownloadResponse<Serializer.SerializedObject>) -> Void
     ) -> Self {
@@ -37,7 +48,11 @@ extension DownloadRequest {
             self.emit { $0.request(self, didParseResponse: response) }
             self.completeOrRetry(serializationError: response.error) { retryError in
                 let delivered = retryError.map { response.replacing(.failure($0)) } ?? response
-                queue.async { completionHandler(delivered) }
+                if let queue {
+                    queue.async(recording: self.handOffs) { completionHandler(delivered) }
+                } else {
+                    completionHandler(delivered)
+                }
             }
         }
         return self

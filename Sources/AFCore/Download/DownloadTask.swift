@@ -9,9 +9,9 @@ public struct DownloadTask<Value: Sendable>: Sendable {
     public var response: DownloadResponse<Value, AFError> {
         get async {
             if shouldAutomaticallyCancel {
-                return await withTaskCancellationHandler { await task.value } onCancel: { cancel() }
+                return await withTaskCancellationHandler { await awaited.value } onCancel: { cancel() }
             }
-            return await task.value
+            return await awaited.value
         }
     }
 
@@ -26,13 +26,13 @@ public struct DownloadTask<Value: Sendable>: Sendable {
     }
 
     private let request: DownloadRequest
-    private let task: Task<DownloadResponse<Value, AFError>, Never>
+    private let awaited: AwaitedResponse<DownloadResponse<Value, AFError>>
     private let shouldAutomaticallyCancel: Bool
 
-    fileprivate init(request: DownloadRequest, task: Task<DownloadResponse<Value, AFError>, Never>,
+    fileprivate init(request: DownloadRequest, awaited: AwaitedResponse<DownloadResponse<Value, AFError>>,
                      shouldAutomaticallyCancel: Bool) {
         self.request = request
-        self.task = task
+        self.awaited = awaited
         self.shouldAutomaticallyCancel = shouldAutomaticallyCancel
     }
 
@@ -93,11 +93,12 @@ extension DownloadRequest {
         using serializer: Serializer,
         automaticallyCancelling shouldAutomaticallyCancel: Bool = true
     ) -> DownloadTask<Serializer.SerializedObject> {
-        let task = Task {
-            await withCheckedContinuation { continuation in
-                self.response(queue: .asyncCompletion, responseSerializer: serializer) { continuation.resume(returning: $0) }
-            }
+        // The handler resumes the waiting tasks directly, wherever the serializers finished.
+        let awaited = AwaitedResponse<DownloadResponse<Serializer.SerializedObject, AFError>>()
+        response(on: nil, responseSerializer: serializer) { [handOffs] response in
+            handOffs.record()  // the waiting task is resumed on its executor
+            awaited.deliver(response)
         }
-        return DownloadTask(request: self, task: task, shouldAutomaticallyCancel: shouldAutomaticallyCancel)
+        return DownloadTask(request: self, awaited: awaited, shouldAutomaticallyCancel: shouldAutomaticallyCancel)
     }
 }

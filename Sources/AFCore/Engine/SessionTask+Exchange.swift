@@ -21,7 +21,7 @@ extension SessionTask: TransferDelegate {
     }
 
     func transferDidComplete(_ transfer: Transfer, outcome: TransferOutcome) {
-        queue.async { self.complete(transfer, outcome: outcome) }
+        queue.async(recording: handOffs) { self.complete(transfer, outcome: outcome) }
     }
 
     private func complete(_ transfer: Transfer, outcome: TransferOutcome) {
@@ -50,7 +50,9 @@ extension SessionTask: TransferDelegate {
             // The evaluator needs something fetched: off the engine thread, then a new connection.
             DispatchQueue.global().async {
                 pending.fetch()
-                self.queue.async { self.startHop(request, after: request, response: nil, body: Data(), fetchedForTrust: true) }
+                self.queue.async(recording: self.handOffs) {
+                    self.startHop(request, after: request, response: nil, body: Data(), fetchedForTrust: true)
+                }
             }
             return
         }
@@ -64,7 +66,10 @@ extension SessionTask: TransferDelegate {
                 return finish(request: request, response: response, data: outcome.body, error: nil)
             }
             delegate.task(self, willRedirectTo: next, response: response.httpResponse) { chosen in
-                self.queue.async { self.follow(chosen, after: request, response: response, body: outcome.body) }
+                // At once when the handler answered on the task's queue (the default one does).
+                self.queue.runOrAsync(recording: self.handOffs) {
+                    self.follow(chosen, after: request, response: response, body: outcome.body)
+                }
             }
             return
         }
@@ -114,6 +119,7 @@ extension SessionTask: TransferDelegate {
             return finish(request: request, response: response, data: body, error: error)
         }
         if state == .suspended { engine.pause(transfer) }
+        handOffs.record()
         engine.start(transfer)
     }
 
@@ -140,7 +146,9 @@ extension SessionTask: TransferDelegate {
         let proposed = CachedURLResponse(response: response.httpResponse, data: data, userInfo: nil, storagePolicy: .allowed)
         delegate.task(self, willCacheResponse: proposed) { chosen in
             if let chosen { self.store(chosen, for: request, credentials: credentials, in: storage) }
-            self.queue.async { self.deliver(request: request, response: response, data: data, error: nil) }
+            self.queue.runOrAsync(recording: self.handOffs) {
+                self.deliver(request: request, response: response, data: data, error: nil)
+            }
         }
     }
 

@@ -90,11 +90,13 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
     let bodyStream: StreamFlowControl?
     let startDate = Date()
     let mutableState: Protected<MutableState>
+    /// The trips between threads, counted with the request's.
+    let handOffs: HandOffs
 
     init(request: URLRequest, engine: CurlEngine, configuration: TaskConfiguration,
          queue: DispatchQueue, delegate: any SessionTaskDelegate, credential: HTTPCredential? = nil,
          upload: TransferUpload? = nil, download: DownloadTarget? = nil,
-         bodyStream: StreamFlowControl? = nil) {
+         bodyStream: StreamFlowControl? = nil, handOffs: HandOffs = HandOffs()) {
         taskIdentifier = Self.identifiers.withLock { value in
             value += 1
             return value
@@ -107,6 +109,7 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         self.credential = credential
         self.upload = upload
         self.bodyStream = bodyStream
+        self.handOffs = handOffs
         mutableState = Protected(MutableState(currentRequest: request, download: download))
         bodyStream?.onWake { [weak self] in self?.resumeFlow() }
     }
@@ -144,10 +147,14 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
             state.hopStart = Date()
             return (transfer, nil, false)
         }
-        if let transfer = action.start { engine.start(transfer) }
+        if let transfer = action.start {
+            handOffs.record()
+            engine.start(transfer)
+        }
         if let transfer = action.unpause { engine.unpause(transfer) }
-        // The cache is read on the task's queue, never on the caller's thread or the engine's.
-        if action.consultCache, let cache { queue.async { self.startThroughCache(cache) } }
+        // The cache is read on the task's queue (at once when resumed there, as a request's task
+        // is), never on another caller's thread or the engine's.
+        if action.consultCache, let cache { queue.runOrAsync(recording: handOffs) { self.startThroughCache(cache) } }
     }
 
     /// Pauses the task; data stops flowing until `resume()`.

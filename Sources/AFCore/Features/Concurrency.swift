@@ -9,9 +9,9 @@ public struct DataTask<Value: Sendable>: Sendable {
     public var response: DataResponse<Value, AFError> {
         get async {
             if shouldAutomaticallyCancel {
-                return await withTaskCancellationHandler { await task.value } onCancel: { cancel() }
+                return await withTaskCancellationHandler { await awaited.value } onCancel: { cancel() }
             }
-            return await task.value
+            return await awaited.value
         }
     }
 
@@ -26,12 +26,12 @@ public struct DataTask<Value: Sendable>: Sendable {
     }
 
     private let request: DataRequest
-    private let task: Task<DataResponse<Value, AFError>, Never>
+    private let awaited: AwaitedResponse<DataResponse<Value, AFError>>
     private let shouldAutomaticallyCancel: Bool
 
-    fileprivate init(request: DataRequest, task: Task<DataResponse<Value, AFError>, Never>, shouldAutomaticallyCancel: Bool) {
+    fileprivate init(request: DataRequest, awaited: AwaitedResponse<DataResponse<Value, AFError>>, shouldAutomaticallyCancel: Bool) {
         self.request = request
-        self.task = task
+        self.awaited = awaited
         self.shouldAutomaticallyCancel = shouldAutomaticallyCancel
     }
 
@@ -87,12 +87,13 @@ extension DataRequest {
         using serializer: Serializer,
         automaticallyCancelling shouldAutomaticallyCancel: Bool = true
     ) -> DataTask<Serializer.SerializedObject> {
-        let task = Task {
-            await withCheckedContinuation { continuation in
-                self.response(queue: .asyncCompletion, responseSerializer: serializer) { continuation.resume(returning: $0) }
-            }
+        // The handler resumes the waiting tasks directly, wherever the serializers finished.
+        let awaited = AwaitedResponse<DataResponse<Serializer.SerializedObject, AFError>>()
+        response(on: nil, responseSerializer: serializer) { [handOffs] response in
+            handOffs.record()  // the waiting task is resumed on its executor
+            awaited.deliver(response)
         }
-        return DataTask(request: self, task: task, shouldAutomaticallyCancel: shouldAutomaticallyCancel)
+        return DataTask(request: self, awaited: awaited, shouldAutomaticallyCancel: shouldAutomaticallyCancel)
     }
 }
 

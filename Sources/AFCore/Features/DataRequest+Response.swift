@@ -13,7 +13,7 @@ extension DataRequest {
             let response = DataResponse(request: self.request, received: self.receivedResponse, data: self.data,
                                         metrics: self.metrics, serializationDuration: 0, result: result)
             self.emit { $0.request(self, didParseResponse: response) }
-            self.responseSerializerDidComplete { queue.async { completionHandler(response) } }
+            self.responseSerializerDidComplete { queue.async(recording: self.handOffs) { completionHandler(response) } }
         }
         return self
     }
@@ -22,6 +22,17 @@ extension DataRequest {
     @discardableResult
     public func response<Serializer: DataResponseSerializerProtocol>(
         queue: DispatchQueue = .main,
+        responseSerializer: Serializer,
+        completionHandler: @escaping @Sendable (AFDataResponse<Serializer.SerializedObject>) -> Void
+    ) -> Self {
+        response(on: queue, responseSerializer: responseSerializer, completionHandler: completionHandler)
+    }
+
+    /// As `response(queue:responseSerializer:completionHandler:)`; a nil `queue` calls the
+    /// handler where the serializers finished (the async forms: it only resumes a waiter).
+    @discardableResult
+    func response<Serializer: DataResponseSerializerProtocol>(
+        on queue: DispatchQueue?,
         responseSerializer: Serializer,
         completionHandler: @escaping @Sendable (AFDataResponse<Serializer.SerializedObject>) -> Void
     ) -> Self {
@@ -104,7 +115,7 @@ extension DataRequest {
     }
 
     /// Delivers `response`, or retries when its serialization failed and a retrier asks.
-    func completeOrRetry<Value>(_ response: AFDataResponse<Value>, queue: DispatchQueue,
+    func completeOrRetry<Value>(_ response: AFDataResponse<Value>, queue: DispatchQueue?,
                                 completionHandler: @escaping @Sendable (AFDataResponse<Value>) -> Void) {
         completeOrRetry(serializationError: response.error) { retryError in
             let delivered = retryError.map { error in
@@ -112,7 +123,11 @@ extension DataRequest {
                                              metrics: response.metrics, serializationDuration: response.serializationDuration,
                                              result: .failure(error))
             } ?? response
-            queue.async { completionHandler(delivered) }
+            if let queue {
+                queue.async(recording: self.handOffs) { completionHandler(delivered) }
+            } else {
+                completionHandler(delivered)
+            }
         }
     }
 }

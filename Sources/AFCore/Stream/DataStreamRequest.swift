@@ -167,19 +167,23 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
         if !completions.isEmpty { underlyingQueue.async { completions.forEach { $0() } } }
     }
 
+    /// The completion waits for every chunk's handlers, and the request finishes only then: a
+    /// handler that cancels (or a chunk whose serialization fails, with
+    /// `automaticallyCancelOnStreamError`) still decides how the request ends.
     private func appendStreamCompletion<Success, Failure>(on queue: DispatchQueue, stream: @escaping Handler<Success, Failure>) {
         appendResponseSerializer {
-            self.underlyingQueue.async {
-                self.responseSerializerDidComplete {
-                    let deliverNow = self.streamState.withLock { state -> Bool in
-                        guard state.numberOfExecutingStreams == 0 else {
-                            state.enqueuedCompletionEvents.append { self.enqueueCompletion(on: queue, stream: stream) }
-                            return false
-                        }
-                        return true
-                    }
-                    if deliverNow { self.enqueueCompletion(on: queue, stream: stream) }
+            self.underlyingQueue.async(recording: self.handOffs) {
+                let complete: @Sendable () -> Void = {
+                    self.responseSerializerDidComplete { self.enqueueCompletion(on: queue, stream: stream) }
                 }
+                let completeNow = self.streamState.withLock { state -> Bool in
+                    guard state.numberOfExecutingStreams == 0 else {
+                        state.enqueuedCompletionEvents.append(complete)
+                        return false
+                    }
+                    return true
+                }
+                if completeNow { complete() }
             }
         }
     }

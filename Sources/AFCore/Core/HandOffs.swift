@@ -1,0 +1,33 @@
+import Dispatch
+import Synchronization
+
+/// How many times a request's work was queued for another thread (a dispatch queue, the
+/// engine, a waiting task) between the call and the completion handler. Tests hold each path
+/// to the trips its contract requires; counting costs one atomic add per trip.
+final class HandOffs: Sendable {
+    private let count = Atomic<Int>(0)
+
+    /// The trips so far.
+    var value: Int { count.load(ordering: .relaxed) }
+
+    /// Counts one trip.
+    func record() { count.add(1, ordering: .relaxed) }
+}
+
+extension DispatchQueue {
+    /// Queues `work`, counting the trip.
+    func async(recording handOffs: HandOffs, execute work: @escaping @Sendable () -> Void) {
+        handOffs.record()
+        async(execute: work)
+    }
+
+    /// `runOrAsync`, counting the trip when there is one.
+    func runOrAsync(recording handOffs: HandOffs, _ work: @escaping @Sendable () -> Void) {
+        if isCurrent { work() } else { async(recording: handOffs, execute: work) }
+    }
+
+    /// `runBehindOrAsync`, counting the trip when there is one.
+    func runBehindOrAsync(recording handOffs: HandOffs, _ work: @escaping @Sendable () -> Void) {
+        if runsBehindCurrentQueue { work() } else { async(recording: handOffs, execute: work) }
+    }
+}

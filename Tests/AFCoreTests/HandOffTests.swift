@@ -1,0 +1,72 @@
+@testable import AFCore
+import AFTestSupport
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// The trips a request's work makes between threads on the idiomatic paths, each one the
+/// contract requires: to `rootQueue` (setup is never done on the caller's thread), to the
+/// engine, back to `rootQueue` (completion, validation and serialization, which run behind it
+/// by default), then to the handler's queue or the awaiting task. A new trip fails here.
+@Suite(.timeLimit(.minutes(1))) struct HandOffTests {
+    /// A session whose root queue is held until `release()`, so the handlers are added before
+    /// the session takes the request in, as when both are written in one expression.
+    struct HeldSession {
+        let root = DispatchQueue(label: "org.alamofire.test.heldRoot")
+        let session: Session
+
+        init() {
+            root.suspend()
+            session = makeSession(rootQueue: root)
+        }
+
+        func release() { root.resume() }
+    }
+
+    @Test func aCallbackRequestMakesFourTrips() async throws {
+        let held = HeldSession()
+        let request = held.session.request(Server.http("/bench.json")).validate()
+        let error = await withCheckedContinuation { continuation in
+            request.responseData(queue: .global()) { continuation.resume(returning: $0.error) }
+            held.release()
+        }
+        #expect(error == nil)
+        #expect(request.handOffs.value == 4)
+    }
+
+    @Test func anAwaitedRequestMakesFourTrips() async throws {
+        let held = HeldSession()
+        let request = held.session.request(Server.http("/bench.json")).validate()
+        let task = request.serializingDecodable([String: String].self)
+        held.release()
+        _ = try await task.value
+        #expect(request.handOffs.value == 4)
+    }
+
+    @Test func aHandlerAddedAfterTheSessionTookTheRequestInCostsOneTripToResumeIt() async throws {
+        let session = makeSession()
+        let request = session.request(Server.http("/bench.json"))
+        // The session's registration was queued first: once this runs, it has run.
+        await withCheckedContinuation { continuation in session.withAllRequests { _ in continuation.resume() } }
+        _ = try await request.serializingData().value
+        #expect(request.handOffs.value == 5)
+    }
+
+    @Test func severalHandlersShareTheTripsButEachHasItsQueue() async throws {
+        let held = HeldSession()
+        let request = held.session.request(Server.http("/bench.json"))
+        let both = await withCheckedContinuation { continuation in
+            request.responseData(queue: .global()) { first in
+                request.responseString(queue: .global()) { second in
+                    continuation.resume(returning: first.error == nil && second.error == nil)
+                }
+            }
+            held.release()
+        }
+        #expect(both)
+        // The second handler, added once the request finished, runs through rootQueue again.
+        #expect(request.handOffs.value == 4 + 2)
+    }
+}
