@@ -117,9 +117,9 @@ public class Request: @unchecked Sendable {
     /// Every `URLRequest` made for this request, one per attempt.
     public var requests: [URLRequest] { mutableState.withLock { $0.requests } }
     /// The first `URLRequest` made.
-    public var firstRequest: URLRequest? { requests.first }
+    public var firstRequest: URLRequest? { mutableState.withLock { $0.requests.first } }
     /// The latest `URLRequest` made.
-    public var lastRequest: URLRequest? { requests.last }
+    public var lastRequest: URLRequest? { mutableState.withLock { $0.requests.last } }
     /// The latest `URLRequest` made.
     public var request: URLRequest? { lastRequest }
     /// The requests the tasks actually sent last (after redirects).
@@ -131,17 +131,17 @@ public class Request: @unchecked Sendable {
     /// Every task made, one per attempt.
     public var tasks: [SessionTask] { mutableState.withLock { $0.tasks } }
     /// The first task.
-    public var firstTask: SessionTask? { tasks.first }
+    public var firstTask: SessionTask? { mutableState.withLock { $0.tasks.first } }
     /// The latest task.
-    public var lastTask: SessionTask? { tasks.last }
+    public var lastTask: SessionTask? { mutableState.withLock { $0.tasks.last } }
     /// The latest task.
     public var task: SessionTask? { lastTask }
     /// The metrics of every finished attempt.
     public var allMetrics: [TaskMetrics] { mutableState.withLock { $0.metrics } }
     /// The metrics of the first attempt.
-    public var firstMetrics: TaskMetrics? { allMetrics.first }
+    public var firstMetrics: TaskMetrics? { mutableState.withLock { $0.metrics.first } }
     /// The metrics of the latest attempt.
-    public var lastMetrics: TaskMetrics? { allMetrics.last }
+    public var lastMetrics: TaskMetrics? { mutableState.withLock { $0.metrics.last } }
     /// The metrics of the latest attempt.
     public var metrics: TaskMetrics? { lastMetrics }
     /// How many times the request was retried.
