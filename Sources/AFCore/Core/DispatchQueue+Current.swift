@@ -24,19 +24,14 @@ extension DispatchQueue {
     }
 
     /// Marks this queue, which targets the marked serial `owner`, as one whose work may run
-    /// directly on `owner` (see `runBehindOrAsync`); returns it.
+    /// directly on `owner` (see `runBehindOrAsync(recording:_:)`); returns it.
     func runningBehind(_ owner: DispatchQueue) -> DispatchQueue {
         setSpecific(key: ownerIdentityKey, value: ObjectIdentifier(owner))
         return self
     }
 
-    /// Runs `work` now when this queue runs behind the queue the caller is on (the same
-    /// serial order, so queueing would only cost a trip through the queue), else queues it.
-    func runBehindOrAsync(_ work: @escaping @Sendable () -> Void) {
-        if runsBehindCurrentQueue { work() } else { async(execute: work) }
-    }
-
-    /// Whether this queue was marked as running behind the queue the caller is on.
+    /// Whether this queue was marked as running behind the queue the caller is on (the same
+    /// serial order, so queueing work for it would only cost a trip through the queue).
     var runsBehindCurrentQueue: Bool {
         guard let owner = getSpecific(key: ownerIdentityKey) else { return false }
         return DispatchQueue.getSpecific(key: queueIdentityKey) == owner

@@ -26,8 +26,17 @@ extension DispatchQueue {
         if isCurrent { work() } else { async(recording: handOffs, execute: work) }
     }
 
-    /// `runBehindOrAsync`, counting the trip when there is one.
+    /// Runs `work` now when this queue runs behind the queue the caller is on, else queues
+    /// it, counting the trip.
     func runBehindOrAsync(recording handOffs: HandOffs, _ work: @escaping @Sendable () -> Void) {
         if runsBehindCurrentQueue { work() } else { async(recording: handOffs, execute: work) }
+    }
+}
+
+extension Optional where Wrapped == DispatchQueue {
+    /// Queues `work` on the queue, counting the trip; with none, runs it now (a handler that
+    /// only resumes an awaiting task).
+    func asyncOrNow(recording handOffs: HandOffs, _ work: @escaping @Sendable () -> Void) {
+        if let queue = self { queue.async(recording: handOffs, execute: work) } else { work() }
     }
 }

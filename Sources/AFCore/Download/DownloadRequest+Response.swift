@@ -48,11 +48,7 @@ extension DownloadRequest {
             self.emit { $0.request(self, didParseResponse: response) }
             self.completeOrRetry(serializationError: response.error) { retryError in
                 let delivered = retryError.map { response.replacing(.failure($0)) } ?? response
-                if let queue {
-                    queue.async(recording: self.handOffs) { completionHandler(delivered) }
-                } else {
-                    completionHandler(delivered)
-                }
+                queue.asyncOrNow(recording: self.handOffs) { completionHandler(delivered) }
             }
         }
         return self

@@ -95,10 +95,7 @@ extension DownloadRequest {
     ) -> DownloadTask<Serializer.SerializedObject> {
         // The handler resumes the waiting tasks directly, wherever the serializers finished.
         let awaited = AwaitedResponse<DownloadResponse<Serializer.SerializedObject, AFError>>()
-        response(on: nil, responseSerializer: serializer) { [handOffs] response in
-            handOffs.record()  // the waiting task is resumed on its executor
-            awaited.deliver(response)
-        }
+        response(on: nil, responseSerializer: serializer, completionHandler: awaited.deliverer(recording: handOffs))
         return DownloadTask(request: self, awaited: awaited, shouldAutomaticallyCancel: shouldAutomaticallyCancel)
     }
 }

@@ -18,6 +18,14 @@ final class AwaitedResponse<Response: Sendable>: Sendable {
         for waiter in waiters { waiter.resume(returning: response) }
     }
 
+    /// A handler that delivers what it gets, counting the resumption of the waiting task.
+    func deliverer(recording handOffs: HandOffs) -> @Sendable (Response) -> Void {
+        { response in
+            handOffs.record()
+            self.deliver(response)
+        }
+    }
+
     /// The response, once delivered.
     var value: Response {
         get async {
@@ -27,7 +35,7 @@ final class AwaitedResponse<Response: Sendable>: Sendable {
                     case let .delivered(response):
                         return response
                     case var .waiting(waiters):
-                        state = .waiting([])
+                        state = .waiting([])  // so the append does not copy the array
                         waiters.append(continuation)
                         state = .waiting(waiters)
                         return nil

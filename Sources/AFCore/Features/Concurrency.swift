@@ -89,10 +89,7 @@ extension DataRequest {
     ) -> DataTask<Serializer.SerializedObject> {
         // The handler resumes the waiting tasks directly, wherever the serializers finished.
         let awaited = AwaitedResponse<DataResponse<Serializer.SerializedObject, AFError>>()
-        response(on: nil, responseSerializer: serializer) { [handOffs] response in
-            handOffs.record()  // the waiting task is resumed on its executor
-            awaited.deliver(response)
-        }
+        response(on: nil, responseSerializer: serializer, completionHandler: awaited.deliverer(recording: handOffs))
         return DataTask(request: self, awaited: awaited, shouldAutomaticallyCancel: shouldAutomaticallyCancel)
     }
 }

@@ -123,11 +123,7 @@ extension DataRequest {
                                              metrics: response.metrics, serializationDuration: response.serializationDuration,
                                              result: .failure(error))
             } ?? response
-            if let queue {
-                queue.async(recording: self.handOffs) { completionHandler(delivered) }
-            } else {
-                completionHandler(delivered)
-            }
+            queue.asyncOrNow(recording: self.handOffs) { completionHandler(delivered) }
         }
     }
 }
