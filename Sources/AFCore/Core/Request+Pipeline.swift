@@ -11,7 +11,7 @@ extension Request {
     /// Sends `event` to the session's monitors and to this request's own. `notifies`: the event
     /// is one that `AlamofireNotifications` posts.
     func emit(notifies: Bool = false, _ event: @escaping @Sendable (any EventMonitor) -> Void) {
-        if let composite = eventMonitor as? CompositeEventMonitor {
+        if let composite = sessionMonitors {
             if notifies { composite.performNotifiedEvent(event) } else { composite.performEvent(event) }
         } else if let eventMonitor {
             eventMonitor.queue.async { event(eventMonitor) }

@@ -54,16 +54,39 @@ public class Request: @unchecked Sendable {
         var retriers: [any RequestRetrier] = []
         /// Added with `eventMonitor(_:)`; they get request events only.
         var eventMonitors: [any EventMonitor] = []
+        /// `uploadProgress` and `downloadProgress`, once someone needed them.
+        var uploadProgress: Progress?
+        var downloadProgress: Progress?
     }
 
     let mutableState = Protected(MutableState())
     /// The trips the request's work made between threads (see `HandOffs`).
     let handOffs = HandOffs()
 
+    /// `eventMonitor` when it is the session's composite (the usual case), cast once.
+    let sessionMonitors: CompositeEventMonitor?
+
     /// Bytes of the request body sent, of those expected (0 when unknown).
-    public let uploadProgress = Progress(totalUnitCount: 0)
+    public var uploadProgress: Progress {
+        // Made on first use: most requests never read it, and a Progress costs more to make than
+        // parsing the response head.
+        mutableState.withLock { state in
+            if let progress = state.uploadProgress { return progress }
+            let progress = Progress(totalUnitCount: 0)
+            state.uploadProgress = progress
+            return progress
+        }
+    }
+
     /// Bytes of the response body received, of those expected (0 when unknown).
-    public let downloadProgress = Progress(totalUnitCount: 0)
+    public var downloadProgress: Progress {
+        mutableState.withLock { state in
+            if let progress = state.downloadProgress { return progress }
+            let progress = Progress(totalUnitCount: 0)
+            state.downloadProgress = progress
+            return progress
+        }
+    }
 
     /// Whether the progress objects are kept current even without a handler (uploads, downloads).
     var keepsProgressCurrent: Bool { false }
@@ -73,6 +96,7 @@ public class Request: @unchecked Sendable {
          shouldAutomaticallyResume: Bool?, delegate: any RequestDelegate) {
         self.id = id
         self.eventMonitor = eventMonitor
+        sessionMonitors = eventMonitor as? CompositeEventMonitor
         self.interceptor = interceptor
         self.underlyingQueue = underlyingQueue
         self.serializationQueue = serializationQueue

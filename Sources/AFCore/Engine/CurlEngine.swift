@@ -187,7 +187,7 @@ final class CurlEngine: @unchecked Sendable {
         curl_multi_remove_handle(multi, handle.raw)
         running[handle.raw] = nil
         let outcome = transfer.makeOutcome(result: result, cancelled: cancelled)
-        handle.reset()
+        handle.recycle()
         if pool.count < Self.maximumPooledHandles { pool.append(handle) }
         transfer.delegate.transferDidComplete(transfer, outcome: outcome)
     }

@@ -2,10 +2,23 @@ import CCurl
 import CCurlShim
 
 /// A curl easy handle with its error buffer; used only on the engine thread.
+///
+/// Between two plain transfers with the same standing options the handle is not cleared: the
+/// next transfer sets only what is its own (URL when it differs, header lines when they differ,
+/// callback context, method). A transfer that sets anything more marks the handle, which is
+/// then cleared when it comes back, so nothing it set (a body, credentials, callbacks) outlives it.
 final class EasyHandle {
     let raw: UnsafeMutableRawPointer
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// The header lines `headerList` holds: these, then `headerLast`.
+    private var headerLines: [String] = []
+    private var headerLast = ""
+    /// The URL last set.
+    private var url: String?
+    /// The standing options set since the last reset; nil when none are, or when a transfer set
+    /// more than those.
+    private var standing: StandingOptions?
 
     init?() {
         guard let raw = curl_easy_init() else { return nil }
@@ -25,9 +38,42 @@ final class EasyHandle {
         curl_easy_reset(raw)
         curl_slist_free_all(headerList)
         headerList = nil
+        headerLines = []
+        url = nil
+        standing = nil
         errorBuffer[0] = 0
         set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
         set(CURLOPT_NOSIGNAL, 1)
+    }
+
+    /// Readies the handle for a transfer with `options`: kept as it is when a plain transfer left
+    /// exactly these, else cleared, given the options every transfer shares (`common`), then these.
+    func prepare(standing options: StandingOptions, common: (EasyHandle) -> Void) {
+        errorBuffer[0] = 0
+        guard standing != options else { return }
+        if standing != nil || headerList != nil || url != nil { reset() }
+        common(self)
+        options.apply(to: self)
+        standing = options
+    }
+
+    /// Records that the current transfer sets options beyond the standing ones: the handle is
+    /// cleared when it comes back (`recycle()`).
+    func markSpecial() {
+        standing = nil
+    }
+
+    /// After a transfer: clears the handle unless only standing options and a plain transfer's
+    /// own were set.
+    func recycle() {
+        if standing == nil { reset() }
+    }
+
+    /// Sets `CURLOPT_URL` unless the handle already has this one.
+    func setURL(_ value: String) {
+        guard value != url else { return }
+        set(CURLOPT_URL, string: value)
+        url = value
     }
 
     /// The text curl wrote for the last failure, if any.
@@ -44,7 +90,8 @@ final class EasyHandle {
     }
 
     func set(_ option: CURLoption, string value: String) {
-        afc_easy_setopt_string(raw, option, value)
+        // withCString reads a native string in place; passing `value` directly would copy it.
+        value.withCString { _ = afc_easy_setopt_string(raw, option, $0) }
     }
 
     func set(_ option: CURLoption, pointer value: UnsafeMutableRawPointer?) {
@@ -55,13 +102,17 @@ final class EasyHandle {
         afc_easy_setopt_data_callback(raw, option, callback)
     }
 
-    /// Sets `CURLOPT_HTTPHEADER`; the list lives until the next reset.
-    func setHeaders(_ lines: [String]) {
+    /// Sets `CURLOPT_HTTPHEADER` to `lines` and `last` unless the handle already sends those;
+    /// the list lives until the next reset.
+    func setHeaders(_ lines: [String], then last: String) {
+        guard headerList == nil || last != headerLast || lines != headerLines else { return }
         curl_slist_free_all(headerList)
         headerList = nil
-        for line in lines {
-            headerList = curl_slist_append(headerList, line)
+        for line in lines + [last] {
+            headerList = line.withCString { curl_slist_append(headerList, $0) }
         }
+        headerLines = lines
+        headerLast = last
         afc_easy_setopt_slist(raw, CURLOPT_HTTPHEADER, headerList)
     }
 

@@ -103,25 +103,16 @@ final class Transfer: @unchecked Sendable {
             return false
         }
         let context = Unmanaged.passUnretained(self).toOpaque()
-        handle.set(CURLOPT_URL, string: spec.url)
-        handle.set(CURLOPT_PROTOCOLS_STR, string: "http,https")
-        handle.set(CURLOPT_WRITEFUNCTION, callback: transferWriteCallback)
-        handle.set(CURLOPT_WRITEDATA, pointer: context)
-        handle.set(CURLOPT_HEADERFUNCTION, callback: transferHeaderCallback)
-        handle.set(CURLOPT_HEADERDATA, pointer: context)
-        handle.set(CURLOPT_ACCEPT_ENCODING, string: "")
-        let scheme = spec.requestURL?.scheme
-        let cleartextHTTP2 = spec.httpVersion.speaksHTTP2WithoutNegotiation(scheme: scheme)
-        if cleartextHTTP2, LibcurlQuirks.breaksReusedPriorKnowledgeConnections {
-            handle.set(CURLOPT_FRESH_CONNECT, 1)
-            handle.set(CURLOPT_FORBID_REUSE, 1)
-        } else if cleartextHTTP2 || scheme?.equalsIgnoringASCIICase("https") == true {
-            // Waiting for a connection to multiplex on only makes sense where HTTP/2 may be spoken:
-            // on cleartext HTTP/1.1 curl would queue behind a busy connection until its response.
-            handle.set(CURLOPT_PIPEWAIT, 1)
+        handle.prepare(standing: StandingOptions(spec: spec)) { handle in
+            handle.set(CURLOPT_PROTOCOLS_STR, string: "http,https")
+            handle.set(CURLOPT_WRITEFUNCTION, callback: transferWriteCallback)
+            handle.set(CURLOPT_HEADERFUNCTION, callback: transferHeaderCallback)
+            handle.set(CURLOPT_ACCEPT_ENCODING, string: "")
         }
-        handle.set(CURLOPT_HTTP_VERSION, curlHTTPVersion)
-        configureTimeouts(handle)
+        if !isPlain { handle.markSpecial() }
+        handle.setURL(spec.url)
+        handle.set(CURLOPT_WRITEDATA, pointer: context)
+        handle.set(CURLOPT_HEADERDATA, pointer: context)
         if let uploadFile = spec.uploadFile {
             guard let reader = prepare(CURLE_READ_ERROR, { () throws(URLError) in try FileUploadReader(url: uploadFile) })
             else { return false }
@@ -148,11 +139,8 @@ final class Transfer: @unchecked Sendable {
             afc_easy_setopt_xferinfo_callback(handle.raw, transferProgressCallback)
             handle.set(CURLOPT_XFERINFODATA, pointer: context)
         }
-        handle.setHeaders(spec.headerLines + ["Expect:"])
-        if let caFile = spec.caFile { handle.set(CURLOPT_CAINFO, string: caFile) }
-        if let caPath = spec.caPath { handle.set(CURLOPT_CAPATH, string: caPath) }
-        handle.set(CURLOPT_PROXY, string: spec.proxy)
-        if let noProxy = spec.noProxy { handle.set(CURLOPT_NOPROXY, string: noProxy) }
+        // "Expect:" keeps curl from waiting for a 100 Continue before sending a body.
+        handle.setHeaders(spec.headerLines, then: "Expect:")
         if let credential = spec.credential {
             handle.set(CURLOPT_USERNAME, string: credential.user)
             handle.set(CURLOPT_PASSWORD, string: credential.password)
@@ -204,23 +192,11 @@ final class Transfer: @unchecked Sendable {
         }
     }
 
-    private var curlHTTPVersion: Int {
-        switch spec.httpVersion {
-        case .automatic: Int(CURL_HTTP_VERSION_2TLS)
-        case .http1Only: Int(CURL_HTTP_VERSION_1_1)
-        case .http2PriorKnowledge: Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE)
-        }
-    }
-
-    private func configureTimeouts(_ handle: EasyHandle) {
-        if spec.idleTimeout > 0 {
-            handle.set(CURLOPT_CONNECTTIMEOUT_MS, Int(spec.idleTimeout * 1000))
-            handle.set(CURLOPT_LOW_SPEED_LIMIT, 1)
-            handle.set(CURLOPT_LOW_SPEED_TIME, max(1, Int(spec.idleTimeout.rounded(.up))))
-        }
-        if spec.resourceTimeout > 0, spec.resourceTimeout < TimeInterval(Int.max / 1000) {
-            handle.set(CURLOPT_TIMEOUT_MS, Int(spec.resourceTimeout * 1000))
-        }
+    /// Whether the transfer sets no option beyond the standing ones and its own URL, header
+    /// lines, callback context and `GET`: the handle can then serve the next one uncleared.
+    private var isPlain: Bool {
+        spec.method == "GET" && spec.body == nil && spec.uploadFile == nil && spec.uploadStream == nil
+            && spec.download == nil && spec.trust == nil && spec.credential == nil && !reportsProgress
     }
 
     private func configureMethodAndBody(_ handle: EasyHandle) {

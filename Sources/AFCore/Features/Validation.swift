@@ -26,7 +26,9 @@ enum ValidationRules {
     /// The same from the response's `Content-Type` field as received.
     static func validate(contentType acceptable: [String], responseContentType contentType: String?,
                          isEmpty: Bool) -> Request.ValidationResult {
-        if isEmpty { return .success(()) }
+        // "*/*" (what a request without an Accept field accepts) matches any type, and stands in
+        // for a missing or unreadable one: nothing to parse.
+        if isEmpty || acceptable.contains("*/*") { return .success(()) }
         guard let contentType, let responseType = MIMEType(contentType) else {
             if acceptable.contains(where: { MIMEType($0)?.matchesAll == true }) { return .success(()) }
             return .failure(AFError.responseValidationFailed(reason: .missingContentType(acceptableContentTypes: acceptable)))
