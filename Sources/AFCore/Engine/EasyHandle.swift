@@ -50,7 +50,7 @@ final class EasyHandle {
     /// exactly these, else cleared, given the options every transfer shares (`common`), then these.
     func prepare(standing options: StandingOptions, common: (EasyHandle) -> Void) {
         errorBuffer[0] = 0
-        guard standing != options else { return }
+        if let standing, standing == options { return }
         if standing != nil || headerList != nil || url != nil { reset() }
         common(self)
         options.apply(to: self)

@@ -166,17 +166,18 @@ private extension UnsafeBufferPointer<UInt8> {
 extension String {
     /// Equality ignoring the case of ASCII letters, as HTTP field names compare.
     func equalsIgnoringASCIICase(_ other: String) -> Bool {
-        var lhs = self, rhs = other
-        return lhs.withUTF8 { a in
-            rhs.withUTF8 { b in
-                guard a.count == b.count else { return false }
-                for index in a.indices where a[index] != b[index] {
-                    let folded = a[index] | 0x20
-                    guard folded == b[index] | 0x20, folded >= UInt8(ascii: "a"), folded <= UInt8(ascii: "z") else { return false }
-                }
-                return true
-            }
+        // Counting a native string's UTF-8 is free, and most names differ in length.
+        let lhs = utf8, rhs = other.utf8
+        guard lhs.count == rhs.count else { return false }
+        var index = rhs.startIndex
+        for byte in lhs {
+            let otherByte = rhs[index]
+            rhs.formIndex(after: &index)
+            guard byte != otherByte else { continue }
+            let folded = byte | 0x20
+            guard folded == otherByte | 0x20, folded >= UInt8(ascii: "a"), folded <= UInt8(ascii: "z") else { return false }
         }
+        return true
     }
 }
 
