@@ -56,14 +56,56 @@ struct HTTPCredential: Sendable, Equatable {
     var password: String
 }
 
-/// The status line and headers of a response, as received.
+/// The status line and headers of a response, as received. The fields are kept as their bytes
+/// (one buffer, with the offsets of each name and value): the engine thread gathers them as curl
+/// hands over each line, and Strings are made only for the fields someone reads.
 struct ResponseHead: Sendable {
     var statusCode: Int
     var httpVersion: String
-    var headers: [(name: String, value: String)]
+    /// Every field's name, then its value, back to back.
+    private var bytes: [UInt8] = []
+    private var fields: [FieldBounds] = []
+
+    /// Where one field's name and value lie in `bytes`.
+    private struct FieldBounds: Sendable {
+        var nameStart: Int32, valueStart: Int32, valueEnd: Int32
+    }
+
+    init(statusCode: Int, httpVersion: String, headers: [(name: String, value: String)]) {
+        self.statusCode = statusCode
+        self.httpVersion = httpVersion
+        for (name, value) in headers {
+            Array(name.utf8).withUnsafeBufferPointer { name in
+                Array(value.utf8).withUnsafeBufferPointer { append(name: name, value: $0) }
+            }
+        }
+    }
+
+    /// Adds a field (bytes as received, without surrounding whitespace).
+    mutating func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+        if fields.isEmpty {
+            bytes.reserveCapacity(512)
+            fields.reserveCapacity(16)
+        }
+        let nameStart = Int32(bytes.count)
+        bytes.append(contentsOf: name)
+        let valueStart = Int32(bytes.count)
+        bytes.append(contentsOf: value)
+        fields.append(FieldBounds(nameStart: nameStart, valueStart: valueStart, valueEnd: Int32(bytes.count)))
+    }
+
+    /// The fields in the order received, names as spelled.
+    var headers: [(name: String, value: String)] {
+        fields.map { (string(Int($0.nameStart)..<Int($0.valueStart)), string(Int($0.valueStart)..<Int($0.valueEnd))) }
+    }
+
+    private func string(_ range: Range<Int>) -> String {
+        bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+    }
 
     /// Header fields with repeated names joined by `, `, as URLSession presents them.
     var headerFields: [String: String] {
+        let headers = self.headers
         var fields: [String: String] = [:]
         fields.reserveCapacity(headers.count)
         // Few headers: find the first spelling by scanning; many: by a lowercased index.
@@ -86,9 +128,30 @@ struct ResponseHead: Sendable {
         return fields
     }
 
-    /// The first value of the header `name` (ASCII case-insensitive).
+    /// The first value of the header `name` (ASCII case-insensitive), compared over the bytes.
     func value(for name: String) -> String? {
-        headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
+        var name = name
+        return name.withUTF8 { wanted -> String? in
+            bytes.withUnsafeBufferPointer { bytes -> String? in
+                for field in fields where Int(field.valueStart - field.nameStart) == wanted.count {
+                    let start = Int(field.nameStart)
+                    var index = 0
+                    while index < wanted.count, Self.foldedEqual(bytes[start + index], wanted[index]) { index += 1 }
+                    if index == wanted.count {
+                        return String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(field.valueStart)..<Int(field.valueEnd)]),
+                                      as: UTF8.self)
+                    }
+                }
+                return nil
+            }
+        }
+    }
+
+    /// Whether two bytes are equal, ASCII letters compared without case.
+    static func foldedEqual(_ a: UInt8, _ b: UInt8) -> Bool {
+        guard a != b else { return true }
+        let folded = a | 0x20
+        return folded == b | 0x20 && folded >= UInt8(ascii: "a") && folded <= UInt8(ascii: "z")
     }
 
     /// The `HTTPURLResponse` a URLSession user would get for this head.
@@ -117,9 +180,8 @@ struct ResponseHeadParser {
             current = Self.statusLine(UnsafeBufferPointer(rebasing: line[0..<end]))
         } else if current != nil, let colon = line[0..<end].firstIndex(of: UInt8(ascii: ":")) {
             let valueStart = line.trimmedStart(from: colon + 1, to: end)
-            let name = String(decoding: UnsafeBufferPointer(rebasing: line[0..<colon]), as: UTF8.self)
-            let value = String(decoding: UnsafeBufferPointer(rebasing: line[valueStart..<end]), as: UTF8.self)
-            current?.headers.append((name, value))
+            current?.append(name: UnsafeBufferPointer(rebasing: line[0..<colon]),
+                            value: UnsafeBufferPointer(rebasing: line[valueStart..<end]))
         }
         return false
     }
