@@ -2,7 +2,6 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
 
 /// A response as received (its head and URL) and the `HTTPURLResponse` made of it the first time
 /// someone asks, once, from any thread. Building that object costs about as much as curl's whole
@@ -10,22 +9,23 @@ import Synchronization
 /// read the head and never ask. A response that arrives as an object (from a user, or Foundation)
 /// is read through the object.
 final class ReceivedResponse: Sendable {
+    // `Protected` (a pthread mutex) rather than `Mutex`: the thread sanitizer sees pthread locking only.
     /// The head as received; nil when the response was given as an object.
     private let head: ResponseHead?
     let url: URL
-    private let built: Mutex<HTTPURLResponse?>
+    private let built: Protected<HTTPURLResponse?>
 
     init(head: ResponseHead, url: URL) {
         self.head = head
         self.url = url
-        built = Mutex(nil)
+        built = Protected(nil)
     }
 
     /// A response that is already an object.
     init(_ response: HTTPURLResponse) {
         head = nil
         url = response.url ?? URL(fileURLWithPath: "/")
-        built = Mutex(response)
+        built = Protected(response)
     }
 
     var statusCode: Int { head?.statusCode ?? httpResponse.statusCode }

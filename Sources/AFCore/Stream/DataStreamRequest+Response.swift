@@ -51,11 +51,14 @@ extension DataStreamRequest {
         }
     }
 
-    /// A consumer that calls `stream`, then is done.
+    /// A consumer that calls `stream`, then is done. Once the request is cancelled (by a handler,
+    /// a throw, or anyone) no later chunk reaches the handler, even one already on its way; a
+    /// chunk that failed to serialize still does (its error may be why the request was cancelled).
     private func handing<Success: Sendable, Failure>(to stream: @escaping Handler<Success, Failure>)
         -> @Sendable (Stream<Success, Failure>, @escaping @Sendable () -> Void) -> Void {
         { event, done in
-            self.capturingError { try stream(event) }
+            let isLateChunk = if case .stream(.success) = event.event { self.isCancelled } else { false }
+            if !isLateChunk { self.capturingError { try stream(event) } }
             done()
         }
     }
