@@ -67,23 +67,17 @@ public class Request: @unchecked Sendable {
     let sessionMonitors: CompositeEventMonitor?
 
     /// Bytes of the request body sent, of those expected (0 when unknown).
-    public var uploadProgress: Progress {
-        // Made on first use: most requests never read it, and a Progress costs more to make than
-        // parsing the response head.
-        mutableState.withLock { state in
-            if let progress = state.uploadProgress { return progress }
-            let progress = Progress(totalUnitCount: 0)
-            state.uploadProgress = progress
-            return progress
-        }
-    }
-
+    public var uploadProgress: Progress { progress(\.uploadProgress) }
     /// Bytes of the response body received, of those expected (0 when unknown).
-    public var downloadProgress: Progress {
+    public var downloadProgress: Progress { progress(\.downloadProgress) }
+
+    /// The progress object at `slot`, made on first use: most requests never read it, and a
+    /// Progress costs more to make than parsing the response head.
+    private func progress(_ slot: WritableKeyPath<MutableState, Progress?>) -> Progress {
         mutableState.withLock { state in
-            if let progress = state.downloadProgress { return progress }
+            if let progress = state[keyPath: slot] { return progress }
             let progress = Progress(totalUnitCount: 0)
-            state.downloadProgress = progress
+            state[keyPath: slot] = progress
             return progress
         }
     }

@@ -51,7 +51,8 @@ final class EasyHandle {
     func prepare(standing options: StandingOptions, common: (EasyHandle) -> Void) {
         errorBuffer[0] = 0
         if let standing, standing == options { return }
-        if standing != nil || headerList != nil || url != nil { reset() }
+        // A handle without standing options is fresh or was cleared when it came back.
+        if standing != nil { reset() }
         common(self)
         options.apply(to: self)
         standing = options
@@ -108,9 +109,10 @@ final class EasyHandle {
         guard headerList == nil || last != headerLast || lines != headerLines else { return }
         curl_slist_free_all(headerList)
         headerList = nil
-        for line in lines + [last] {
+        for line in lines {
             headerList = line.withCString { curl_slist_append(headerList, $0) }
         }
+        headerList = last.withCString { curl_slist_append(headerList, $0) }
         headerLines = lines
         headerLast = last
         afc_easy_setopt_slist(raw, CURLOPT_HTTPHEADER, headerList)

@@ -9,10 +9,10 @@ import FoundationNetworking
 /// read the head and never ask. A response that arrives as an object (from a user, or Foundation)
 /// is read through the object.
 final class ReceivedResponse: Sendable {
-    // `Protected` (a pthread mutex) rather than `Mutex`: the thread sanitizer sees pthread locking only.
     /// The head as received; nil when the response was given as an object.
     private let head: ResponseHead?
     let url: URL
+    /// `Protected` (a pthread mutex) rather than `Mutex`: the thread sanitizer sees pthread locking only.
     private let built: Protected<HTTPURLResponse?>
 
     init(head: ResponseHead, url: URL) {

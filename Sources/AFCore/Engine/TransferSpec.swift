@@ -74,10 +74,8 @@ struct ResponseHead: Sendable {
     init(statusCode: Int, httpVersion: String, headers: [(name: String, value: String)]) {
         self.statusCode = statusCode
         self.httpVersion = httpVersion
-        for (name, value) in headers {
-            Array(name.utf8).withUnsafeBufferPointer { name in
-                Array(value.utf8).withUnsafeBufferPointer { append(name: name, value: $0) }
-            }
+        for (var name, var value) in headers {
+            name.withUTF8 { name in value.withUTF8 { append(name: name, value: $0) } }
         }
     }
 
@@ -136,7 +134,7 @@ struct ResponseHead: Sendable {
                 for field in fields where Int(field.valueStart - field.nameStart) == wanted.count {
                     let start = Int(field.nameStart)
                     var index = 0
-                    while index < wanted.count, Self.foldedEqual(bytes[start + index], wanted[index]) { index += 1 }
+                    while index < wanted.count, bytes[start + index].equalsIgnoringASCIICase(wanted[index]) { index += 1 }
                     if index == wanted.count {
                         return String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(field.valueStart)..<Int(field.valueEnd)]),
                                       as: UTF8.self)
@@ -145,13 +143,6 @@ struct ResponseHead: Sendable {
                 return nil
             }
         }
-    }
-
-    /// Whether two bytes are equal, ASCII letters compared without case.
-    static func foldedEqual(_ a: UInt8, _ b: UInt8) -> Bool {
-        guard a != b else { return true }
-        let folded = a | 0x20
-        return folded == b | 0x20 && folded >= UInt8(ascii: "a") && folded <= UInt8(ascii: "z")
     }
 
     /// The `HTTPURLResponse` a URLSession user would get for this head.
@@ -230,16 +221,16 @@ extension String {
     func equalsIgnoringASCIICase(_ other: String) -> Bool {
         // Counting a native string's UTF-8 is free, and most names differ in length.
         let lhs = utf8, rhs = other.utf8
-        guard lhs.count == rhs.count else { return false }
-        var index = rhs.startIndex
-        for byte in lhs {
-            let otherByte = rhs[index]
-            rhs.formIndex(after: &index)
-            guard byte != otherByte else { continue }
-            let folded = byte | 0x20
-            guard folded == otherByte | 0x20, folded >= UInt8(ascii: "a"), folded <= UInt8(ascii: "z") else { return false }
-        }
-        return true
+        return lhs.count == rhs.count && zip(lhs, rhs).allSatisfy { $0.equalsIgnoringASCIICase($1) }
+    }
+}
+
+extension UInt8 {
+    /// Equality of two bytes, ASCII letters compared without case.
+    func equalsIgnoringASCIICase(_ other: UInt8) -> Bool {
+        guard self != other else { return true }
+        let folded = self | 0x20
+        return folded == other | 0x20 && folded >= UInt8(ascii: "a") && folded <= UInt8(ascii: "z")
     }
 }
 
