@@ -121,7 +121,8 @@ public final class SQLiteURLCache: URLCache, HTTPCacheStorage, @unchecked Sendab
 
     public override func cachedResponse(for request: URLRequest) -> CachedURLResponse? {
         guard let url = request.url else { return nil }
-        let entry = cachedEntries(for: url, credentials: CacheCredentials(request: request)).filter { CacheLookup.matchesVary($0, request: request) }
+        let entry = cachedEntries(for: url, credentials: CacheCredentials(request: request))
+            .filter { CacheLookup.matchesVary($0, request: CacheRequestFields(request)) }
             .max { $0.responseDate < $1.responseDate }
         guard let entry, let response = HTTPURLResponse(url: url, statusCode: entry.statusCode, httpVersion: "HTTP/1.1",
                                                         headerFields: Dictionary(entry.headers.map { ($0.name, $0.value) }) { $1 })
@@ -136,7 +137,7 @@ public final class SQLiteURLCache: URLCache, HTTPCacheStorage, @unchecked Sendab
             (name as? String).map { HTTPHeader(name: $0, value: "\(value)") }
         })
         let now = Date()
-        storeEntry(CacheStoreRules.entry(for: request, url: url, statusCode: response.statusCode, headers: headers,
+        storeEntry(CacheStoreRules.entry(for: CacheRequestFields(request), url: url, statusCode: response.statusCode, headers: headers,
                                          body: cachedResponse.data, requestDate: now, responseDate: now),
                    credentials: CacheCredentials(request: request))
     }

@@ -102,6 +102,19 @@ import Testing
         #expect(await probe.get(star).served == 2)
     }
 
+    @Test func varyMatchesTheFieldsAsSentConfigurationHeadersIncluded() async throws {
+        let probe = try CacheProbe(configure: { $0.httpAdditionalHeaders = ["Accept-Language": "fr", "X-Tier": "gold"] })
+        let key = uniqueKey()
+        let url = CacheProbe.url(key, ["Cache-Control:max-age=600", "Vary:accept-language, x-tier"])
+        let french = await probe.get(url)
+        #expect(french.served == 1)
+        #expect(await probe.get(url).fetchType == .localCache, "the configuration's fields were sent both times")
+        #expect(await probe.get(url, headers: ["Accept-Language": "fr"]).fetchType == .localCache)
+        #expect(await probe.get(url, headers: ["Accept-Language": "en"]).served == 2, "the request's own field wins")
+        #expect(await probe.get(url, headers: ["x-tier": "silver"]).served == 3)
+        #expect(await probe.count(key) == 3)
+    }
+
     @Test func policiesFromTheRequestAndTheConfiguration() async throws {
         let probe = try CacheProbe(), key = uniqueKey()
         let url = CacheProbe.url(key, ["Cache-Control:max-age=0"], etag: "\"p\"")

@@ -50,5 +50,15 @@ import Testing
         #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == expected)
         #expect(HTTPDate.parse("Sun Nov  6 08:49:37 1994") == expected)
         #expect(HTTPDate.parse("06/11/1994") == nil)
+        #expect(HTTPDate.parse(" Sun,  06 Nov 1994  08:49:37 GMT ") == expected)
+        // IMF-fixdate read by position: leap days, far years, and what is not a date.
+        #expect(HTTPDate.parse("Tue, 29 Feb 2000 00:00:00 GMT") == Date(timeIntervalSince1970: 951_782_400))
+        #expect(HTTPDate.parse("Fri, 01 Jan 2100 23:59:59 GMT") == Date(timeIntervalSince1970: 4_102_531_199))
+        #expect(HTTPDate.parse("Thu, 01 Jan 1970 00:00:00 GMT") == Date(timeIntervalSince1970: 0))
+        #expect(HTTPDate.parse("Tue, 29 Feb 2100 00:00:00 GMT") == nil)
+        #expect(HTTPDate.parse("Sun, 06 Nov 1994 24:49:37 GMT") == nil)
+        #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 UTC") == nil)
+        #expect(HTTPDate.parse("Sun, 06 Xyz 1994 08:49:37 GMT") == nil)
+        #expect(HTTPDate.parse("Sun, 0a Nov 1994 08:49:37 GMT") == nil)
     }
 }

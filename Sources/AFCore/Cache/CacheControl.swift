@@ -9,9 +9,9 @@ struct CacheControl: Equatable {
     init(_ header: String?) {
         guard let header else { return }
         for part in Self.split(header) {
-            let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingASCIISpaces() }
             guard let name = pieces.first?.lowercased(), !name.isEmpty else { continue }
-            var value = pieces.count > 1 ? pieces[1] : nil
+            var value = pieces.count > 1 ? String(pieces[1]) : nil
             if let quoted = value, quoted.count >= 2, quoted.hasPrefix("\""), quoted.hasSuffix("\"") {
                 value = String(quoted.dropFirst().dropLast())
             }
@@ -42,21 +42,26 @@ struct CacheControl: Equatable {
         return seconds("max-stale") ?? ((directives["max-stale"] ?? nil) == nil ? .infinity : nil)
     }
 
-    /// Splits on commas outside quoted strings.
-    private static func split(_ header: String) -> [String] {
-        var parts: [String] = []
-        var current = ""
+    /// Splits on commas outside quoted strings (compared as bytes: both are ASCII).
+    private static func split(_ header: String) -> [Substring] {
+        var parts: [Substring] = []
+        let bytes = header.utf8
+        var start = bytes.startIndex
         var quoted = false
-        for character in header {
-            if character == "\"" { quoted.toggle() }
-            if character == ",", !quoted {
-                parts.append(current)
-                current = ""
-            } else {
-                current.append(character)
+        var index = start
+        while index < bytes.endIndex {
+            switch bytes[index] {
+            case UInt8(ascii: "\""): quoted.toggle()
+            case UInt8(ascii: ","):
+                if !quoted {
+                    parts.append(header[start..<index])
+                    start = bytes.index(after: index)
+                }
+            default: break
             }
+            index = bytes.index(after: index)
         }
-        parts.append(current)
-        return parts.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        parts.append(header[start...])
+        return parts.map { $0.trimmingASCIISpaces() }.filter { !$0.isEmpty }
     }
 }

@@ -42,10 +42,11 @@ public struct CacheCredentials: Sendable, Hashable {
         self.init(parts: parts)
     }
 
-    private static let headerNames = ["authorization", "proxy-authorization", "cookie"]
+    /// The header fields that carry credentials, lower-cased.
+    static let headerNames = ["authorization", "proxy-authorization", "cookie"]
 
     private static func sortedCookies(_ value: String) -> String {
-        value.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.sorted().joined(separator: "; ")
+        value.split(separator: ";").map { $0.trimmingASCIISpaces() }.sorted().joined(separator: "; ")
     }
 
     /// Whether the request carries no credentials.

@@ -11,8 +11,9 @@ enum CacheFreshness {
 
     /// The freshness lifetime: max-age, else Expires minus Date (an invalid Expires means
     /// already stale), else a heuristic from Last-Modified for heuristically cacheable codes.
-    static func lifetime(of entry: HTTPCacheEntry) -> TimeInterval {
-        let control = CacheControl(entry.headers.value(for: "Cache-Control"))
+    /// `control` is the entry's Cache-Control, when the caller has parsed it already.
+    static func lifetime(of entry: HTTPCacheEntry, control: CacheControl? = nil) -> TimeInterval {
+        let control = control ?? CacheControl(entry.headers.value(for: "Cache-Control"))
         if let maxAge = control.maxAge { return maxAge }
         let date = dateValue(of: entry)
         if let expires = entry.headers.value(for: "Expires") {
@@ -29,7 +30,7 @@ enum CacheFreshness {
     /// The current age (RFC 9111 §4.2.3) at `now`.
     static func age(of entry: HTTPCacheEntry, now: Date) -> TimeInterval {
         let apparentAge = max(0, entry.responseDate.timeIntervalSince(dateValue(of: entry)))
-        let ageValue = entry.headers.value(for: "Age").flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+        let ageValue = entry.headers.value(for: "Age").flatMap { TimeInterval($0.trimmingASCIISpaces()) } ?? 0
         let responseDelay = max(0, entry.responseDate.timeIntervalSince(entry.requestDate))
         let correctedInitialAge = max(apparentAge, ageValue + responseDelay)
         let residentTime = max(0, now.timeIntervalSince(entry.responseDate))

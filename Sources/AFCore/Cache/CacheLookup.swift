@@ -16,10 +16,11 @@ package enum CacheLookup: Equatable {
     case unsatisfiable
 
     /// The decision for `request` under `policy`, with `entries` the stored variants of its URL.
-    static func decide(_ request: URLRequest, policy: URLRequest.CachePolicy, entries: [HTTPCacheEntry],
+    static func decide(_ request: CacheRequestFields, policy: URLRequest.CachePolicy, entries: [HTTPCacheEntry],
                        now: Date) -> CacheLookup {
-        guard (request.httpMethod ?? "GET").uppercased() == "GET" else { return .fetch(mayStore: false) }
-        let requestControl = CacheControl(request.value(forHTTPHeaderField: "Cache-Control"))
+        guard request.method == "GET" else { return .fetch(mayStore: false) }
+        let requestCacheControl = request.value(for: "Cache-Control")
+        let requestControl = CacheControl(requestCacheControl)
         let mayStore = !requestControl.noStore
         let entry = entries.filter { matchesVary($0, request: request) }.max { $0.responseDate < $1.responseDate }
 
@@ -41,11 +42,11 @@ package enum CacheLookup: Equatable {
             return requestControl.onlyIfCached ? .unsatisfiable : .fetch(mayStore: mayStore)
         }
         let responseControl = CacheControl(entry.headers.value(for: "Cache-Control"))
-        let pragmaNoCache = request.value(forHTTPHeaderField: "Cache-Control") == nil
-            && request.value(forHTTPHeaderField: "Pragma")?.lowercased().contains("no-cache") == true
+        let pragmaNoCache = requestCacheControl == nil
+            && request.value(for: "Pragma")?.lowercased().contains("no-cache") == true
         let age = CacheFreshness.age(of: entry, now: now)
         if !(requestControl.noCache || pragmaNoCache || responseControl.noCache) {
-            let lifetime = CacheFreshness.lifetime(of: entry)
+            let lifetime = CacheFreshness.lifetime(of: entry, control: responseControl)
             if isAcceptable(age: age, lifetime: lifetime, request: requestControl, response: responseControl) {
                 return .useStored(entry, age: age)
             }
@@ -76,21 +77,21 @@ package enum CacheLookup: Equatable {
     }
 
     /// Whether `entry` was stored for a request with the same values of the fields its Vary names.
-    package static func matchesVary(_ entry: HTTPCacheEntry, request: URLRequest) -> Bool {
+    package static func matchesVary(_ entry: HTTPCacheEntry, request: CacheRequestFields) -> Bool {
         let names = varyNames(entry.headers)
         if names.contains("*") { return false }
         return names.allSatisfy { name in
-            normalized(request.value(forHTTPHeaderField: name)) == normalized(entry.varyingRequestHeaders[name])
+            normalized(request.value(for: name)) == normalized(entry.varyingRequestHeaders[name])
         }
     }
 
     /// The lower-cased field names a response's Vary lists.
     static func varyNames(_ headers: HTTPHeaders) -> [String] {
-        (headers.value(for: "Vary") ?? "").split(separator: ",")
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        guard let vary = headers.value(for: "Vary") else { return [] }
+        return vary.split(separator: ",").map { $0.trimmingASCIISpaces().lowercased() }.filter { !$0.isEmpty }
     }
 
     private static func normalized(_ value: String?) -> String? {
-        value.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ",") }
+        value.map { $0.split(separator: ",").map { $0.trimmingASCIISpaces() }.joined(separator: ",") }
     }
 }

@@ -28,7 +28,7 @@ package enum CacheStoreRules {
     /// `headers` without hop-by-hop fields, those the Connection field names, and Set-Cookie.
     package static func storable(_ headers: HTTPHeaders) -> HTTPHeaders {
         let named = Set((headers.value(for: "Connection") ?? "").split(separator: ",")
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+            .map { $0.trimmingASCIISpaces().lowercased() })
         return HTTPHeaders(headers.filter { header in
             let name = header.name.lowercased()
             return !hopByHop.contains(name) && !clientState.contains(name) && !named.contains(name)
@@ -36,12 +36,12 @@ package enum CacheStoreRules {
     }
 
     /// The entry to store for `request`'s response.
-    package static func entry(for request: URLRequest, url: URL, statusCode: Int, headers: HTTPHeaders, body: Data,
+    package static func entry(for request: CacheRequestFields, url: URL, statusCode: Int, headers: HTTPHeaders, body: Data,
                       requestDate: Date, responseDate: Date) -> HTTPCacheEntry {
         let stored = storable(headers)
         var varying: [String: String] = [:]
         for name in CacheLookup.varyNames(stored) {
-            if let value = request.value(forHTTPHeaderField: name) { varying[name] = value }
+            if let value = request.value(for: name) { varying[name] = value }
         }
         return HTTPCacheEntry(url: url, statusCode: statusCode, headers: stored, body: body,
                               varyingRequestHeaders: varying, requestDate: requestDate, responseDate: responseDate)

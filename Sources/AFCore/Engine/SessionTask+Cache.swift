@@ -14,11 +14,12 @@ extension SessionTask {
     /// Answers from `cache`, or starts the exchange it calls for (conditional or not).
     func startThroughCache(_ cache: any HTTPCacheStorage) {
         let request = mutableState.withLock { $0.currentRequest }
-        let isGET = (request.httpMethod ?? "GET").uppercased() == "GET"
-        let credentials = CacheCredentials(sentBy: configuration.transferSpec(for: request, credential: credential(for: request)))
-        let entries = isGET ? request.url.map { cache.cachedEntries(for: $0, credentials: credentials) } ?? [] : []
-        switch CacheLookup.decide(configuration.cacheView(of: request), policy: configuration.cachePolicy(for: request),
-                                  entries: entries, now: Date()) {
+        // What the exchange would send: whose entries it may see, and what Vary is matched against.
+        let spec = configuration.transferSpec(for: request, credential: credential(for: request))
+        let fields = CacheRequestFields(sentBy: spec)
+        let credentials = CacheCredentials(sentBy: spec)
+        let entries = fields.method == "GET" ? request.url.map { cache.cachedEntries(for: $0, credentials: credentials) } ?? [] : []
+        switch CacheLookup.decide(fields, policy: configuration.cachePolicy(for: request), entries: entries, now: Date()) {
         case let .useStored(entry, age):
             answer(with: entry, age: age, request: request)
         case let .revalidate(entry, conditions):
@@ -79,16 +80,16 @@ extension SessionTask {
         deliver(request: request, response: served, data: refreshed.body, error: nil)
     }
 
-    /// Stores what the cached-response handler chose, for requests with `credentials` (those the
-    /// exchange sent).
-    func store(_ chosen: CachedURLResponse, for request: URLRequest, credentials: CacheCredentials,
-               in storage: any ResponseCacheStorage) {
+    /// Stores what the cached-response handler chose, for requests with `credentials` and the
+    /// Vary-matched `fields` (those the exchange sent).
+    func store(_ chosen: CachedURLResponse, for request: URLRequest, fields: CacheRequestFields,
+               credentials: CacheCredentials, in storage: any ResponseCacheStorage) {
         guard let cache = storage as? any HTTPCacheStorage else {
             return storage.storeCachedResponse(chosen, for: request)
         }
         guard let response = chosen.response as? HTTPURLResponse, let url = request.url else { return }
         let requestDate = mutableState.withLock { $0.hopStart }
-        cache.storeEntry(CacheStoreRules.entry(for: configuration.cacheView(of: request), url: url,
+        cache.storeEntry(CacheStoreRules.entry(for: fields, url: url,
                                                statusCode: response.statusCode, headers: response.headers,
                                                body: chosen.data, requestDate: requestDate, responseDate: Date()),
                          credentials: credentials)
@@ -110,8 +111,10 @@ extension CacheCredentials {
     /// The credentials an exchange sends: its header lines, URL and challenge credential.
     init(sentBy spec: TransferSpec) {
         let headers = spec.headerLines.lazy.compactMap { line -> (String, String)? in
-            guard let colon = line.firstIndex(of: ":") else { return nil }  // "Name;" sends an empty value
-            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+            for name in Self.headerNames {
+                if let value = CacheRequestFields.value(of: line, ifNamed: name) { return (name, String(value)) }
+            }
+            return nil
         }
         self.init(headers: headers, url: spec.requestURL, user: spec.credential?.user, password: spec.credential?.password)
     }

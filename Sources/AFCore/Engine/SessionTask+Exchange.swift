@@ -131,6 +131,7 @@ extension SessionTask: TransferDelegate {
         }
         // What this exchange sent decides whose entries it refreshes or adds.
         let credentials = spec.map(CacheCredentials.init(sentBy:)) ?? .anonymous
+        let fields = spec.map(CacheRequestFields.init(sentBy:)) ?? CacheRequestFields(request)
         if error == nil, let response, let cache = httpCache {
             invalidateIfUnsafe(request: request, response: response, in: cache)
             if response.statusCode == 304, let revalidating, revalidating.url == request.url {
@@ -145,7 +146,7 @@ extension SessionTask: TransferDelegate {
         }
         let proposed = CachedURLResponse(response: response.httpResponse, data: data, userInfo: nil, storagePolicy: .allowed)
         delegate.task(self, willCacheResponse: proposed) { chosen in
-            if let chosen { self.store(chosen, for: request, credentials: credentials, in: storage) }
+            if let chosen { self.store(chosen, for: request, fields: fields, credentials: credentials, in: storage) }
             self.queue.runOrAsync(recording: self.handOffs) {
                 self.deliver(request: request, response: response, data: data, error: nil)
             }

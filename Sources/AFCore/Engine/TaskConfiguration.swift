@@ -104,16 +104,6 @@ struct TaskConfiguration: @unchecked Sendable {
         request.cachePolicy == .useProtocolCachePolicy ? requestCachePolicy : request.cachePolicy
     }
 
-    /// `request` with the configuration's additional headers it lacks: what the server sees, so
-    /// what Vary is matched against.
-    func cacheView(of request: URLRequest) -> URLRequest {
-        var view = request
-        for header in additionalHeaders where view.value(forHTTPHeaderField: header.name) == nil {
-            view.setValue(header.value, forHTTPHeaderField: header.name)
-        }
-        return view
-    }
-
     /// How the TLS handshake of an exchange with `url` is judged: by the manager's evaluator for
     /// its host, by OpenSSL alone (nil), or not at all (the manager refused the host). Calls the
     /// manager: never under a lock of AF's.

@@ -16,7 +16,7 @@ struct CacheLookupTests {
 
     private func outcome(_ request: URLRequest, _ entries: [HTTPCacheEntry], after seconds: TimeInterval,
                          policy: URLRequest.CachePolicy = .useProtocolCachePolicy) -> Outcome {
-        switch CacheLookup.decide(request, policy: policy, entries: entries, now: E.stored.addingTimeInterval(seconds)) {
+        switch CacheLookup.decide(CacheRequestFields(request), policy: policy, entries: entries, now: E.stored.addingTimeInterval(seconds)) {
         case .useStored: .use
         case .revalidate: .revalidate
         case .fetch(true): .fetch
@@ -85,7 +85,7 @@ struct CacheLookupTests {
         let bare = E.entry(Self.fresh60.merging(["Vary": "Accept-Language"]) { $1 })
         let entries = [english, french, bare]
         func served(_ headers: [String: String]) -> String? {
-            guard case let .useStored(entry, _) = CacheLookup.decide(E.request(headers), policy: .useProtocolCachePolicy,
+            guard case let .useStored(entry, _) = CacheLookup.decide(CacheRequestFields(E.request(headers)), policy: .useProtocolCachePolicy,
                                                                       entries: entries, now: E.stored) else { return nil }
             return String(decoding: entry.body, as: UTF8.self)
         }
@@ -103,7 +103,7 @@ struct CacheLookupTests {
         var newer = E.entry(Self.fresh60)
         newer.responseDate = E.stored.addingTimeInterval(5)
         newer.body = Data("new".utf8)
-        guard case let .useStored(entry, _) = CacheLookup.decide(E.request(), policy: .useProtocolCachePolicy,
+        guard case let .useStored(entry, _) = CacheLookup.decide(CacheRequestFields(E.request()), policy: .useProtocolCachePolicy,
                                                                   entries: [older, newer], now: E.stored.addingTimeInterval(6)) else {
             Issue.record("expected a stored answer")
             return
@@ -113,7 +113,7 @@ struct CacheLookupTests {
 
     @Test func revalidationAsksWithBothValidators() {
         let entry = E.entry(["Cache-Control": "max-age=0", "ETag": "\"v1\"", "Last-Modified": "Mon, 22 Dec 2025 00:00:00 GMT"])
-        guard case let .revalidate(_, conditions) = CacheLookup.decide(E.request(), policy: .useProtocolCachePolicy,
+        guard case let .revalidate(_, conditions) = CacheLookup.decide(CacheRequestFields(E.request()), policy: .useProtocolCachePolicy,
                                                                         entries: [entry], now: E.stored) else {
             Issue.record("expected a revalidation")
             return

@@ -32,14 +32,14 @@ struct CacheStoreRulesTests {
     @Test func hopByHopAndConnectionNamedFieldsAreNotStored() {
         let headers: HTTPHeaders = ["Connection": "close, X-Secret", "Keep-Alive": "timeout=5", "X-Secret": "s",
                                     "Transfer-Encoding": "chunked", "Content-Type": "text/plain", "ETag": "\"1\""]
-        let entry = CacheStoreRules.entry(for: E.request(), url: E.url, statusCode: 200, headers: headers, body: Data(),
+        let entry = CacheStoreRules.entry(for: CacheRequestFields(E.request()), url: E.url, statusCode: 200, headers: headers, body: Data(),
                                           requestDate: E.stored, responseDate: E.stored)
         #expect(entry.headers.map(\.name).sorted() == ["Content-Type", "ETag"])
     }
 
     @Test func theVaryingRequestHeadersAreKept() {
         let request = E.request(["Accept-Language": "fr", "Accept": "text/html", "X-Other": "o"])
-        let entry = CacheStoreRules.entry(for: request, url: E.url, statusCode: 200,
+        let entry = CacheStoreRules.entry(for: CacheRequestFields(request), url: E.url, statusCode: 200,
                                           headers: ["Vary": "Accept-Language, Accept-Encoding, Accept"], body: Data(),
                                           requestDate: E.stored, responseDate: E.stored)
         #expect(entry.varyingRequestHeaders == ["accept-language": "fr", "accept": "text/html"])
