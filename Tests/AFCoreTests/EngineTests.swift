@@ -138,7 +138,7 @@ import Testing
     @Test func eagerSetupBuildsTheTaskBeforeResume() async throws {
         let session = makeSession(startRequestsImmediately: false, requestSetup: .eager)
         let request = session.request(Server.httpbin("/get"))
-        let created: SessionTask = await response { done in request.onURLSessionTaskCreation(on: .main) { done($0) } }
+        let created: URLSessionTask = await response { done in request.onURLSessionTaskCreation(on: .main) { done($0) } }
         #expect(created.state == .suspended)
         #expect(request.isInitialized)
         let response = await request.resume().serializingData().response

@@ -20,14 +20,14 @@ final class EventRecorder: EventMonitor, @unchecked Sendable {
 
     private func record(_ name: String) { events.withLock { $0.append(name) } }
 
-    func session(_ session: Session, task: SessionTask, didReceive response: HTTPURLResponse) { record("didReceiveResponse") }
-    func session(_ session: Session, task: SessionTask, didReceive data: Data) {
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse) { record("didReceiveResponse") }
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         receivedData.withLock { $0.append(data) }
     }
-    func session(_ session: Session, task: SessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                  newRequest request: URLRequest) { record("willPerformHTTPRedirection") }
-    func session(_ session: Session, task: SessionTask, didFinishCollecting metrics: TaskMetrics) { record("didFinishCollecting") }
-    func session(_ session: Session, task: SessionTask, didCompleteWithError error: (any Error)?) { record("taskDidComplete") }
+    func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: TaskMetrics) { record("didFinishCollecting") }
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) { record("taskDidComplete") }
     func request(_ request: Request, didCreateInitialURLRequest urlRequest: URLRequest) { record("didCreateInitialURLRequest") }
     func request(_ request: Request, didFailToCreateURLRequestWithError error: AFError) { record("didFailToCreateURLRequest") }
     func request(_ request: Request, didAdaptInitialRequest initialRequest: URLRequest, to adaptedRequest: URLRequest) {
@@ -37,17 +37,17 @@ final class EventRecorder: EventMonitor, @unchecked Sendable {
         record("didFailToAdaptURLRequest")
     }
     func request(_ request: Request, didCreateURLRequest urlRequest: URLRequest) { record("didCreateURLRequest") }
-    func request(_ request: Request, didCreateTask task: SessionTask) { record("didCreateTask") }
+    func request(_ request: Request, didCreateTask task: URLSessionTask) { record("didCreateTask") }
     func request(_ request: Request, didGatherMetrics metrics: TaskMetrics) { record("didGatherMetrics") }
-    func request(_ request: Request, didCompleteTask task: SessionTask, with error: AFError?) { record("didCompleteTask") }
+    func request(_ request: Request, didCompleteTask task: URLSessionTask, with error: AFError?) { record("didCompleteTask") }
     func requestIsRetrying(_ request: Request) { record("requestIsRetrying") }
     func requestDidFinish(_ request: Request) { record("requestDidFinish") }
     func requestDidResume(_ request: Request) { record("requestDidResume") }
-    func request(_ request: Request, didResumeTask task: SessionTask) { record("didResumeTask") }
+    func request(_ request: Request, didResumeTask task: URLSessionTask) { record("didResumeTask") }
     func requestDidSuspend(_ request: Request) { record("requestDidSuspend") }
-    func request(_ request: Request, didSuspendTask task: SessionTask) { record("didSuspendTask") }
+    func request(_ request: Request, didSuspendTask task: URLSessionTask) { record("didSuspendTask") }
     func requestDidCancel(_ request: Request) { record("requestDidCancel") }
-    func request(_ request: Request, didCancelTask task: SessionTask) { record("didCancelTask") }
+    func request(_ request: Request, didCancelTask task: URLSessionTask) { record("didCancelTask") }
     func request(_ request: DataRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
                  data: Data?, withResult result: Request.ValidationResult) { record("didValidateRequest") }
     func request(_ request: DataRequest, didParseResponse response: DataResponse<Data?, AFError>) { record("didParseResponse(Data?)") }

@@ -97,7 +97,7 @@ import Testing
         let session = makeSession()
         let request = session.request(Server.faults("/stall"))
         let task = request.serializingData()
-        let created: SessionTask = await response { done in request.onURLSessionTaskCreation(on: .main) { done($0) } }
+        let created: URLSessionTask = await response { done in request.onURLSessionTaskCreation(on: .main) { done($0) } }
         #expect(created.originalRequest?.url?.path == "/stall")
         request.cancel()
         #expect(await task.response.error?.isExplicitlyCancelledError == true)

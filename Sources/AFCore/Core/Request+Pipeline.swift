@@ -8,11 +8,11 @@ extension Request {
     /// The session that runs the request, if it still exists.
     var session: Session? { delegate as? Session }
 
-    /// Sends `event` to the session's monitors and to this request's own. `notifies`: the event
-    /// is one that `AlamofireNotifications` posts.
-    func emit(notifies: Bool = false, _ event: @escaping @Sendable (any EventMonitor) -> Void) {
+    /// Sends `event` to the session's monitors and to this request's own. `notifying`: the
+    /// notification `AlamofireNotifications` posts for the event.
+    func emit(notifying name: Notification.Name? = nil, _ event: @escaping @Sendable (any EventMonitor) -> Void) {
         if let composite = sessionMonitors {
-            if notifies { composite.performNotifiedEvent(event) } else { composite.performEvent(event) }
+            if let name { composite.performNotifiedEvent(name, of: self, event) } else { composite.performEvent(event) }
         } else if let eventMonitor {
             eventMonitor.queue.async { event(eventMonitor) }
         }
@@ -21,10 +21,15 @@ extension Request {
         }
     }
 
-    /// Sends an engine event to the session's monitors (request monitors get request events only).
-    func emitSessionEvent(_ event: @escaping @Sendable (any EventMonitor, Session) -> Void) {
+    /// Sends an engine event about `task` to the session's monitors (request monitors get
+    /// request events only). The `URLSession` and the `URLSessionTask` are made only if a
+    /// monitor is there to get them.
+    func emitSessionEvent(_ task: SessionTask,
+                          _ event: @escaping @Sendable (any EventMonitor, URLSession, URLSessionTask) -> Void) {
         guard let session else { return }
-        session.eventMonitor.performEvent { event($0, session) }
+        session.eventMonitor.performEvent { monitor in
+            event(monitor, session.session, self.urlSessionTask(for: task))
+        }
     }
 
     // MARK: Setup
@@ -79,17 +84,20 @@ extension Request {
             state.tasks.append(task)
             return (state.state, state.taskHandler)
         }
-        if let handler { handler.queue.async { handler.handler(task) } }
-        emit { $0.request(self, didCreateTask: task) }
+        if let handler {
+            let urlSessionTask = urlSessionTask(for: task)
+            handler.queue.async { handler.handler(urlSessionTask) }
+        }
+        emit { $0.request(self, didCreateTask: self.urlSessionTask(for: task)) }
         switch state {
         case .resumed:
             // Emitted first: once resumed, the engine may report the response to the same
             // monitors from its own thread.
-            emit(notifies: true) { $0.request(self, didResumeTask: task) }
+            emit(notifying: Request.didResumeTaskNotification) { $0.request(self, didResumeTask: self.urlSessionTask(for: task)) }
             task.resume()
         case .cancelled:
             task.cancel()
-            emit(notifies: true) { $0.request(self, didCancelTask: task) }
+            emit(notifying: Request.didCancelTaskNotification) { $0.request(self, didCancelTask: self.urlSessionTask(for: task)) }
         case .initialized, .suspended, .finished:
             break
         }
@@ -108,12 +116,14 @@ extension Request {
             }
             return state.validators
         }
-        emitSessionEvent { $0.session($1, task: task, didFinishCollecting: result.metrics) }
-        emitSessionEvent { $0.session($1, task: task, didCompleteWithError: result.error) }
+        emitSessionEvent(task) { $0.urlSession($1, task: $2, didFinishCollecting: result.metrics) }
+        emitSessionEvent(task) { $0.urlSession($1, task: $2, didCompleteWithError: result.error) }
         emit { $0.request(self, didGatherMetrics: result.metrics) }
         validators.forEach { $0() }
         let error = error
-        emit(notifies: true) { $0.request(self, didCompleteTask: task, with: error) }
+        emit(notifying: Request.didCompleteTaskNotification) {
+            $0.request(self, didCompleteTask: self.urlSessionTask(for: task), with: error)
+        }
         retryOrFinish(error: error)
     }
 
@@ -156,7 +166,7 @@ extension Request {
         guard shouldFinish else { return }
         // Emitted first: the default serialization queue runs the serializers at once, and
         // monitors see the request finish before its responses are parsed (as with Alamofire).
-        emit(notifies: true) { $0.requestDidFinish(self) }
+        emit(notifying: Request.didFinishNotification) { $0.requestDidFinish(self) }
         processNextResponseSerializer()
     }
 }

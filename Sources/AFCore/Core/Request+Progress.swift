@@ -39,14 +39,21 @@ extension Request {
                 Self.set(self.uploadProgress, completed: progress.bytesSent, expected: progress.bytesExpectedToSend)
                 if let upload { upload.queue.async { upload.handler(self.uploadProgress) } }
                 let sent = progress.bytesSent - previous.bytesSent
-                self.emitSessionEvent {
-                    $0.session($1, task: task, didSendBodyData: sent, totalBytesSent: progress.bytesSent,
-                               totalBytesExpectedToSend: progress.bytesExpectedToSend)
+                self.emitSessionEvent(task) {
+                    $0.urlSession($1, task: $2, didSendBodyData: sent, totalBytesSent: progress.bytesSent,
+                                  totalBytesExpectedToSend: progress.bytesExpectedToSend)
                 }
             }
             if progress.bytesReceived != previous.bytesReceived {
                 Self.set(self.downloadProgress, completed: progress.bytesReceived, expected: progress.bytesExpectedToReceive)
                 if let download { download.queue.async { download.handler(self.downloadProgress) } }
+                let written = progress.bytesReceived - previous.bytesReceived
+                self.emitSessionEvent(task) { monitor, session, task in
+                    guard let downloadTask = task as? URLSessionDownloadTask else { return }
+                    monitor.urlSession(session, downloadTask: downloadTask, didWriteData: written,
+                                       totalBytesWritten: progress.bytesReceived,
+                                       totalBytesExpectedToWrite: progress.bytesExpectedToReceive)
+                }
             }
         }
     }

@@ -12,7 +12,14 @@ extension Request: SessionTaskDelegate {
 
     func task(_ task: SessionTask, didReceiveResponse response: HTTPURLResponse) {
         didReceiveResponseHead(response, task: task)
-        emitSessionEvent { $0.session($1, task: task, didReceive: response) }
+        emitDataTaskEvent(task) { $0.urlSession($1, dataTask: $2, didReceive: response) }
+        if let offset = task.mutableState.withLock({ $0.download?.resumeOffset }), offset > 0 {
+            let expected = response.expectedContentLength < 0 ? -1 : offset + response.expectedContentLength
+            emitSessionEvent(task) { monitor, session, task in
+                guard let downloadTask = task as? URLSessionDownloadTask else { return }
+                monitor.urlSession(session, downloadTask: downloadTask, didResumeAtOffset: offset, expectedTotalBytes: expected)
+            }
+        }
     }
 
     func task(_ task: SessionTask, didUpdate progress: TransferProgress) {
@@ -21,24 +28,33 @@ extension Request: SessionTaskDelegate {
 
     func task(_ task: SessionTask, didReceive data: Data) {
         if task.bodyStream != nil { didReceiveStreamedBody(data) }
-        emitSessionEvent { $0.session($1, task: task, didReceive: data) }
+        emitDataTaskEvent(task) { $0.urlSession($1, dataTask: $2, didReceive: data) }
     }
 
     func task(_ task: SessionTask, willRedirectTo request: URLRequest, response: HTTPURLResponse,
               completion: @escaping @Sendable (URLRequest?) -> Void) {
-        emitSessionEvent { $0.session($1, task: task, willPerformHTTPRedirection: response, newRequest: request) }
+        emitSessionEvent(task) { $0.urlSession($1, task: $2, willPerformHTTPRedirection: response, newRequest: request) }
         guard let handler = redirectHandler ?? session?.redirectHandler else { return completion(request) }
-        handler.task(task, willBeRedirectedTo: request, for: response, completion: completion)
+        handler.task(urlSessionTask(for: task), willBeRedirectedTo: request, for: response, completion: completion)
     }
 
     func task(_ task: SessionTask, willCacheResponse response: CachedURLResponse,
               completion: @escaping @Sendable (CachedURLResponse?) -> Void) {
-        emitSessionEvent { $0.session($1, task: task, willCacheResponse: response) }
-        guard let handler = cachedResponseHandler ?? session?.cachedResponseHandler else { return completion(response) }
-        handler.dataTask(task, willCacheResponse: response, completion: completion)
+        emitDataTaskEvent(task) { $0.urlSession($1, dataTask: $2, willCacheResponse: response) }
+        guard let handler = cachedResponseHandler ?? session?.cachedResponseHandler,
+              let dataTask = urlSessionTask(for: task) as? URLSessionDataTask else { return completion(response) }
+        handler.dataTask(dataTask, willCacheResponse: response, completion: completion)
     }
 
     func task(_ task: SessionTask, didCompleteWith result: SessionTask.Result) {
         didComplete(task: task, result: result)
+    }
+
+    /// Sends an engine event that only data tasks (data, upload and stream requests) report.
+    func emitDataTaskEvent(_ task: SessionTask,
+                           _ event: @escaping @Sendable (any EventMonitor, URLSession, URLSessionDataTask) -> Void) {
+        emitSessionEvent(task) { monitor, session, task in
+            if let dataTask = task as? URLSessionDataTask { event(monitor, session, dataTask) }
+        }
     }
 }

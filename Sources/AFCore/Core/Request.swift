@@ -41,7 +41,9 @@ public class Request: @unchecked Sendable {
         var responseSerializerCompletions: [@Sendable () -> Void] = []
         var responseSerializerProcessingFinished = false
         var urlRequestHandler: (queue: DispatchQueue, handler: @Sendable (URLRequest) -> Void)?
-        var taskHandler: (queue: DispatchQueue, handler: @Sendable (SessionTask) -> Void)?
+        var taskHandler: (queue: DispatchQueue, handler: @Sendable (URLSessionTask) -> Void)?
+        /// The `URLSessionTask`s handed out for `tasks`, made when first asked for.
+        var urlSessionTasks: [any EngineBackedTask] = []
         var cURLHandler: (queue: DispatchQueue, handler: @Sendable (String) -> Void)?
         var uploadProgressHandler: (queue: DispatchQueue, handler: ProgressHandler)?
         var downloadProgressHandler: (queue: DispatchQueue, handler: ProgressHandler)?
@@ -115,6 +117,19 @@ public class Request: @unchecked Sendable {
     /// A chunk of a streamed response body arrived (engine thread).
     func didReceiveStreamedBody(_ data: Data) {}
 
+    /// The `URLSessionTask` that stands for `task`; each kind of request has its own kind.
+    func makeURLSessionTask(for task: SessionTask) -> any EngineBackedTask { EngineDataTask(task) }
+
+    /// The `URLSessionTask` handed out for `task`: made on first ask, the same object after.
+    func urlSessionTask(for task: SessionTask) -> URLSessionTask {
+        mutableState.withLock { state in
+            if let made = state.urlSessionTasks.first(where: { $0.engineTask === task }) { return made }
+            let made = makeURLSessionTask(for: task)
+            state.urlSessionTasks.append(made)
+            return made
+        }
+    }
+
     // MARK: State
 
     /// The request's state.
@@ -141,19 +156,19 @@ public class Request: @unchecked Sendable {
     /// The latest `URLRequest` made.
     public var request: URLRequest? { lastRequest }
     /// The requests the tasks actually sent last (after redirects).
-    public var performedRequests: [URLRequest] { tasks.compactMap(\.currentRequest) }
+    public var performedRequests: [URLRequest] { mutableState.withLock { $0.tasks }.compactMap(\.currentRequest) }
     /// The final response of the latest attempt.
     public var response: HTTPURLResponse? { receivedResponse?.httpResponse }
     /// The same as received: what AF's own validation and serializers read.
     var receivedResponse: ReceivedResponse? { mutableState.withLock { $0.response } }
     /// Every task made, one per attempt.
-    public var tasks: [SessionTask] { mutableState.withLock { $0.tasks } }
+    public var tasks: [URLSessionTask] { mutableState.withLock { $0.tasks }.map(urlSessionTask(for:)) }
     /// The first task.
-    public var firstTask: SessionTask? { mutableState.withLock { $0.tasks.first } }
+    public var firstTask: URLSessionTask? { mutableState.withLock { $0.tasks.first }.map(urlSessionTask(for:)) }
     /// The latest task.
-    public var lastTask: SessionTask? { mutableState.withLock { $0.tasks.last } }
+    public var lastTask: URLSessionTask? { mutableState.withLock { $0.tasks.last }.map(urlSessionTask(for:)) }
     /// The latest task.
-    public var task: SessionTask? { lastTask }
+    public var task: URLSessionTask? { lastTask }
     /// The metrics of every finished attempt.
     public var allMetrics: [TaskMetrics] { mutableState.withLock { $0.metrics } }
     /// The metrics of the first attempt.
@@ -188,10 +203,12 @@ public class Request: @unchecked Sendable {
         }
         if case .none = action { return self }
         underlyingQueue.runOrAsync(recording: handOffs) {
-            self.emit(notifies: true) { $0.requestDidResume(self) }
+            self.emit(notifying: Request.didResumeNotification) { $0.requestDidResume(self) }
             if case let .resumeTask(task) = action {
                 // The event goes out before the task can report anything (see didCreateTask).
-                self.emit(notifies: true) { $0.request(self, didResumeTask: task) }
+                self.emit(notifying: Request.didResumeTaskNotification) {
+                    $0.request(self, didResumeTask: self.urlSessionTask(for: task))
+                }
                 task.resume()
             }
         }
@@ -214,10 +231,14 @@ public class Request: @unchecked Sendable {
             return (true, state.tasks.last.flatMap { $0.state == .completed ? nil : $0 })
         }
         guard suspended else { return self }
-        underlyingQueue.async { self.emit(notifies: true) { $0.requestDidSuspend(self) } }
+        underlyingQueue.async { self.emit(notifying: Request.didSuspendNotification) { $0.requestDidSuspend(self) } }
         if let task {
             task.suspend()
-            underlyingQueue.async { self.emit(notifies: true) { $0.request(self, didSuspendTask: task) } }
+            underlyingQueue.async {
+                self.emit(notifying: Request.didSuspendTaskNotification) {
+                    $0.request(self, didSuspendTask: self.urlSessionTask(for: task))
+                }
+            }
         }
         return self
     }
@@ -240,13 +261,15 @@ public class Request: @unchecked Sendable {
             // Both events are queued before the task is told: the engine may end it at once, and
             // its completion must come after them.
             underlyingQueue.async {
-                self.emit(notifies: true) { $0.requestDidCancel(self) }
-                self.emit(notifies: true) { $0.request(self, didCancelTask: task) }
+                self.emit(notifying: Request.didCancelNotification) { $0.requestDidCancel(self) }
+                self.emit(notifying: Request.didCancelTaskNotification) {
+                    $0.request(self, didCancelTask: self.urlSessionTask(for: task))
+                }
             }
             task.cancel()
         case .finish:
             underlyingQueue.async {
-                self.emit(notifies: true) { $0.requestDidCancel(self) }
+                self.emit(notifying: Request.didCancelNotification) { $0.requestDidCancel(self) }
                 self.finish()
             }
         }
@@ -268,11 +291,16 @@ public class Request: @unchecked Sendable {
     /// Calls `handler` with every task made for this request; replays the latest one.
     @discardableResult
     public func onURLSessionTaskCreation(on queue: DispatchQueue = .main,
-                                         perform handler: @escaping @Sendable (SessionTask) -> Void) -> Self {
-        registerReplaying(handler, on: queue) { state in
+                                         perform handler: @escaping @Sendable (URLSessionTask) -> Void) -> Self {
+        let latest = mutableState.withLock { state in
             state.taskHandler = (queue, handler)
             return state.tasks.last
         }
+        if let latest {
+            let task = urlSessionTask(for: latest)
+            queue.async { handler(task) }
+        }
+        return self
     }
 
     /// Stores a handler under the lock, then replays the latest value to it, if there is one.

@@ -48,6 +48,19 @@ open class Session: @unchecked Sendable {
     /// How far content-coded responses may expand as they are decoded; nil: no limit.
     public var decompressionLimit: DecompressionLimit? { taskConfiguration.decompressionLimit }
 
+    /// A `URLSession` standing for this Session where Alamofire's API names one (the
+    /// `urlSession(_:…)` events of `EventMonitor`). AF's engine never uses it; it is made on
+    /// first use, with `sessionConfiguration`.
+    public var session: URLSession {
+        urlSession.withLock { stored in
+            if let stored { return stored }
+            let made = URLSession(configuration: sessionConfiguration)
+            stored = made
+            return made
+        }
+    }
+
+    private let urlSession = Protected<URLSession?>(nil)
     let engine: CurlEngine
     let taskConfiguration: TaskConfiguration
     let activeRequests = Protected<Set<Request>>([])

@@ -45,6 +45,8 @@ public final class UploadRequest: DataRequest, @unchecked Sendable {
 
     override var keepsProgressCurrent: Bool { true }
 
+    override func makeURLSessionTask(for task: SessionTask) -> any EngineBackedTask { EngineUploadTask(task) }
+
     /// Makes the body for a new attempt (on `requestQueue`).
     func makeUploadable() throws -> Uploadable {
         try upload.createUploadable()
@@ -53,6 +55,10 @@ public final class UploadRequest: DataRequest, @unchecked Sendable {
     func didCreateUploadable(_ uploadable: Uploadable) {
         uploadableState.withLock { $0 = uploadable }
         emit { $0.request(self, didCreateUploadable: uploadable) }
+        if case let .stream(stream) = uploadable {
+            nonisolated(unsafe) let stream = stream  // handed to monitors as Alamofire does; they only look
+            emit { $0.request(self, didProvideInputStream: stream) }
+        }
     }
 
     func didFailToCreateUploadable(with error: AFError) {

@@ -117,6 +117,8 @@ public final class DownloadRequest: Request, @unchecked Sendable {
         downloadState.withLock { DownloadTarget(file: $0.temporaryFile, resumeOffset: $0.attemptOffset) }
     }
 
+    override func makeURLSessionTask(for task: SessionTask) -> any EngineBackedTask { EngineDownloadTask(task) }
+
     override func store(_ result: SessionTask.Result) {
         let file = result.download?.file ?? downloadTarget.file
         let wasCancelled = isCancelled
@@ -144,6 +146,12 @@ public final class DownloadRequest: Request, @unchecked Sendable {
         guard let response = result.response else {
             return didFinishDownloading(result, .failure(.sessionTaskFailed(error: URLError(.badServerResponse))),
                                         resumePoint: keptPoint)
+        }
+        if let task = mutableState.withLock({ $0.tasks.last }) {
+            emitSessionEvent(task) { [bodyFile] monitor, session, task in
+                guard let downloadTask = task as? URLSessionDownloadTask else { return }
+                monitor.urlSession(session, downloadTask: downloadTask, didFinishDownloadingTo: bodyFile)
+            }
         }
         let (destinationURL, options) = destination(bodyFile, response.httpResponse)
         emit { $0.request(self, didCreateDestinationURL: destinationURL) }
@@ -181,8 +189,8 @@ public final class DownloadRequest: Request, @unchecked Sendable {
             return state.cancelHandler
         }
         if case let .failure(error) = outcome { self.error = error }
-        if let task = lastTask {
-            emit { $0.request(self, didFinishDownloadingUsing: task, with: outcome) }
+        if let task = mutableState.withLock({ $0.tasks.last }) {
+            emit { $0.request(self, didFinishDownloadingUsing: self.urlSessionTask(for: task), with: outcome) }
         }
         handler?(nil)
     }

@@ -157,6 +157,7 @@ extension SessionTask: TransferDelegate {
         let (metrics, download) = mutableState.withLock { state -> (TaskMetrics, DownloadTarget?) in
             state.state = .completed
             state.response = response
+            state.error = error
             state.transfer = nil
             return (TaskMetrics(taskInterval: DateInterval(start: startDate, end: Date()),
                                 redirectCount: state.transactions.count - 1,

@@ -26,12 +26,11 @@ protocol SessionTaskDelegate: AnyObject, Sendable {
     func task(_ task: SessionTask, didCompleteWith result: SessionTask.Result)
 }
 
-/// One attempt of a `Request`, following redirects: AF's counterpart of `URLSessionTask`.
-public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
+/// One attempt of a `Request`, following redirects, run by the engine. Requests hand it out as
+/// a `URLSessionTask` (see `EngineBackedTask`), made only when asked for.
+final class SessionTask: @unchecked Sendable, CustomStringConvertible {
     /// Where the task is in its life.
-    public enum State: Sendable {
-        case running, suspended, canceling, completed
-    }
+    typealias State = URLSessionTask.State
 
     /// What a task produced.
     struct Result: @unchecked Sendable {
@@ -61,6 +60,8 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         var hopStart = Date()
         var bytesReceived: Int64 = 0
         var bytesSent: Int64 = 0
+        /// Why the task failed, once it completed.
+        var error: (any Error)?
         var hasStarted = false
         /// Whether this hop's exchange is the second attempt after a trust evaluator fetched data.
         var fetchedForTrust = false
@@ -75,9 +76,9 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
     private static let identifiers = Protected(0)
 
     /// A number unique among the tasks of this process.
-    public let taskIdentifier: Int
+    let taskIdentifier: Int
     /// The request the task was created with.
-    public let originalRequest: URLRequest?
+    let originalRequest: URLRequest?
     let engine: CurlEngine
     let configuration: TaskConfiguration
     let queue: DispatchQueue
@@ -115,22 +116,32 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// The request of the current hop (after redirects).
-    public var currentRequest: URLRequest? { mutableState.withLock { $0.currentRequest } }
+    var currentRequest: URLRequest? { mutableState.withLock { $0.currentRequest } }
     /// The final response, once the task completed.
-    public var response: URLResponse? { mutableState.withLock { $0.response }?.httpResponse }
+    var response: URLResponse? { mutableState.withLock { $0.response }?.httpResponse }
     /// The task's state.
-    public var state: State { mutableState.withLock { $0.state } }
+    var state: State { mutableState.withLock { $0.state } }
+    /// Why the task failed, once it completed.
+    var error: (any Error)? { mutableState.withLock { $0.error } }
     /// Body bytes received so far (of finished hops).
-    public var countOfBytesReceived: Int64 { mutableState.withLock { $0.bytesReceived } }
+    var countOfBytesReceived: Int64 { mutableState.withLock { $0.bytesReceived } }
     /// Body bytes sent so far (of finished hops).
-    public var countOfBytesSent: Int64 { mutableState.withLock { $0.bytesSent } }
+    var countOfBytesSent: Int64 { mutableState.withLock { $0.bytesSent } }
+    /// The final response's announced body length; -1 until known.
+    var countOfBytesExpectedToReceive: Int64 {
+        mutableState.withLock { $0.response }?.httpResponse.expectedContentLength ?? -1
+    }
+    /// The request body's length, when it is known before sending; else 0.
+    var countOfBytesExpectedToSend: Int64 {
+        Int64(upload?.data?.count ?? originalRequest?.httpBody?.count ?? 0)
+    }
 
-    public var description: String {
+    var description: String {
         "SessionTask \(taskIdentifier) \(currentRequest?.httpMethod ?? "GET") \(currentRequest?.url?.absoluteString ?? "")"
     }
 
     /// Starts or resumes the task.
-    public func resume() {
+    func resume() {
         // Asked before taking the task's lock: the delegate answers under its own lock, which
         // may be held by a thread waiting for this task's (a request cancelling it).
         let reporting = currentReporting
@@ -158,7 +169,7 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Pauses the task; data stops flowing until `resume()`.
-    public func suspend() {
+    func suspend() {
         let transfer = mutableState.withLock { state -> Transfer? in
             guard state.state == .running else { return nil }
             state.state = .suspended
@@ -173,7 +184,7 @@ public final class SessionTask: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Cancels the task; it completes with `URLError.cancelled`.
-    public func cancel() {
+    func cancel() {
         let transfer = mutableState.withLock { state -> Transfer? in
             guard state.state == .running || state.state == .suspended else { return nil }
             state.state = .canceling

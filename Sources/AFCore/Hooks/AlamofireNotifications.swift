@@ -46,7 +46,7 @@ public final class AlamofireNotifications: EventMonitor {
 
     public init() {}
 
-    private func post(_ name: Notification.Name, _ request: Request) {
+    func post(_ name: Notification.Name, _ request: Request) {
         NotificationCenter.default.post(Notification(name: name, request: request))
     }
 
@@ -54,10 +54,10 @@ public final class AlamofireNotifications: EventMonitor {
     public func requestDidSuspend(_ request: Request) { post(Request.didSuspendNotification, request) }
     public func requestDidCancel(_ request: Request) { post(Request.didCancelNotification, request) }
     public func requestDidFinish(_ request: Request) { post(Request.didFinishNotification, request) }
-    public func request(_ request: Request, didResumeTask task: SessionTask) { post(Request.didResumeTaskNotification, request) }
-    public func request(_ request: Request, didSuspendTask task: SessionTask) { post(Request.didSuspendTaskNotification, request) }
-    public func request(_ request: Request, didCancelTask task: SessionTask) { post(Request.didCancelTaskNotification, request) }
-    public func request(_ request: Request, didCompleteTask task: SessionTask, with error: AFError?) {
+    public func request(_ request: Request, didResumeTask task: URLSessionTask) { post(Request.didResumeTaskNotification, request) }
+    public func request(_ request: Request, didSuspendTask task: URLSessionTask) { post(Request.didSuspendTaskNotification, request) }
+    public func request(_ request: Request, didCancelTask task: URLSessionTask) { post(Request.didCancelTaskNotification, request) }
+    public func request(_ request: Request, didCompleteTask task: URLSessionTask, with error: AFError?) {
         post(Request.didCompleteTaskNotification, request)
     }
 }

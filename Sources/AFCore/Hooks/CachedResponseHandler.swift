@@ -6,8 +6,8 @@ import FoundationNetworking
 /// Decides whether, and in what form, a response goes into the session's response cache.
 public protocol CachedResponseHandler: Sendable {
     /// Calls `completion` with the response to store, a changed one, or nil to store nothing.
-    func dataTask(_ task: SessionTask, willCacheResponse response: CachedURLResponse,
-                  completion: @escaping @Sendable (CachedURLResponse?) -> Void)
+    func dataTask(_ task: URLSessionDataTask, willCacheResponse response: CachedURLResponse,
+                  completion: @escaping (CachedURLResponse?) -> Void)
 }
 
 /// A `CachedResponseHandler` with one fixed behaviour.
@@ -19,7 +19,7 @@ public struct ResponseCacher: Sendable {
         /// Store nothing.
         case doNotCache
         /// Store what the closure returns (nil stores nothing).
-        case modify(@Sendable (SessionTask, CachedURLResponse) -> CachedURLResponse?)
+        case modify(@Sendable (URLSessionDataTask, CachedURLResponse) -> CachedURLResponse?)
     }
 
     /// Stores every response.
@@ -35,8 +35,8 @@ public struct ResponseCacher: Sendable {
 }
 
 extension ResponseCacher: CachedResponseHandler {
-    public func dataTask(_ task: SessionTask, willCacheResponse response: CachedURLResponse,
-                         completion: @escaping @Sendable (CachedURLResponse?) -> Void) {
+    public func dataTask(_ task: URLSessionDataTask, willCacheResponse response: CachedURLResponse,
+                         completion: @escaping (CachedURLResponse?) -> Void) {
         switch behavior {
         case .cache: completion(response)
         case .doNotCache: completion(nil)
@@ -51,7 +51,7 @@ extension CachedResponseHandler where Self == ResponseCacher {
     /// Stores nothing.
     public static var doNotCache: ResponseCacher { .doNotCache }
     /// Stores what `closure` returns (nil stores nothing).
-    public static func modify(using closure: @escaping @Sendable (SessionTask, CachedURLResponse) -> CachedURLResponse?) -> ResponseCacher {
+    public static func modify(using closure: @escaping @Sendable (URLSessionDataTask, CachedURLResponse) -> CachedURLResponse?) -> ResponseCacher {
         ResponseCacher(behavior: .modify(closure))
     }
 }

@@ -16,7 +16,7 @@ public final class CompositeEventMonitor: EventMonitor {
     /// are not sent to them at all, so a session with the default monitors pays for no more.
     private let notifiers: [AlamofireNotifications]
     /// Notified events not posted yet, oldest first.
-    private let pendingNotifications = Protected<[@Sendable (any EventMonitor) -> Void]>([])
+    private let pendingNotifications = Protected<[(Notification.Name, Request)]>([])
 
     init(queue: DispatchQueue, monitors: [any EventMonitor]) {
         self.queue = queue
@@ -43,62 +43,99 @@ public final class CompositeEventMonitor: EventMonitor {
         }
     }
 
-    /// Sends one of the eight events that are also posted as notifications. Notifiers post on
-    /// this monitor's queue, which runs behind the session's `rootQueue`, where these events
-    /// are emitted: posting then needs no other thread to wake. Events wait in order in
-    /// `pendingNotifications`; only the one that finds it empty schedules a pass of the queue,
-    /// and that pass posts all that arrived by then.
-    func performNotifiedEvent(_ event: @escaping @Sendable (any EventMonitor) -> Void) {
+    /// Sends one of the eight events that are also posted as notifications: `event` to the
+    /// monitors, `name` to the notification posters, which need nothing but the request (so no
+    /// task object is made for them). They post on this monitor's queue, which runs behind the
+    /// session's `rootQueue`, where these events are emitted: posting then needs no other thread
+    /// to wake. Notifications wait in order in `pendingNotifications`; only the one that finds it
+    /// empty schedules a pass of the queue, and that pass posts all that arrived by then.
+    func performNotifiedEvent(_ name: Notification.Name, of request: Request,
+                              _ event: @escaping @Sendable (any EventMonitor) -> Void) {
         performEvent(event)
         guard !notifiers.isEmpty else { return }
         let wasEmpty = pendingNotifications.withLock { pending in
-            defer { pending.append(event) }
+            defer { pending.append((name, request)) }
             return pending.isEmpty
         }
         if wasEmpty { queue.async { self.postPendingNotifications() } }
     }
 
     private func postPendingNotifications() {
-        let events = pendingNotifications.withLock { pending in
+        let notifications = pendingNotifications.withLock { pending in
             defer { pending.removeAll(keepingCapacity: true) }
             return pending
         }
-        for event in events {
-            for notifier in notifiers { event(notifier) }
+        for (name, request) in notifications {
+            for notifier in notifiers { notifier.post(name, request) }
         }
     }
 
-    public func session(_ session: Session, task: SessionTask, didReceive response: HTTPURLResponse) {
-        performEvent { $0.session(session, task: task, didReceive: response) }
+    public func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
+        performEvent { $0.urlSession(session, didBecomeInvalidWithError: error) }
     }
 
-    public func session(_ session: Session, task: SessionTask, didReceive data: Data) {
-        performEvent { $0.session(session, task: task, didReceive: data) }
+    public func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge) {
+        performEvent { $0.urlSession(session, task: task, didReceive: challenge) }
     }
 
-    public func session(_ session: Session, task: SessionTask, didSendBodyData bytesSent: Int64,
-                        totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
+    public func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
+                           totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
         performEvent {
-            $0.session(session, task: task, didSendBodyData: bytesSent, totalBytesSent: totalBytesSent,
-                       totalBytesExpectedToSend: totalBytesExpectedToSend)
+            $0.urlSession(session, task: task, didSendBodyData: bytesSent, totalBytesSent: totalBytesSent,
+                          totalBytesExpectedToSend: totalBytesExpectedToSend)
         }
     }
 
-    public func session(_ session: Session, task: SessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                        newRequest request: URLRequest) {
-        performEvent { $0.session(session, task: task, willPerformHTTPRedirection: response, newRequest: request) }
+    public func urlSession(_ session: URLSession, taskNeedsNewBodyStream task: URLSessionTask) {
+        performEvent { $0.urlSession(session, taskNeedsNewBodyStream: task) }
     }
 
-    public func session(_ session: Session, task: SessionTask, willCacheResponse proposedResponse: CachedURLResponse) {
-        performEvent { $0.session(session, task: task, willCacheResponse: proposedResponse) }
+    public func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                           newRequest request: URLRequest) {
+        performEvent { $0.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request) }
     }
 
-    public func session(_ session: Session, task: SessionTask, didFinishCollecting metrics: TaskMetrics) {
-        performEvent { $0.session(session, task: task, didFinishCollecting: metrics) }
+    public func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: TaskMetrics) {
+        performEvent { $0.urlSession(session, task: task, didFinishCollecting: metrics) }
     }
 
-    public func session(_ session: Session, task: SessionTask, didCompleteWithError error: (any Error)?) {
-        performEvent { $0.session(session, task: task, didCompleteWithError: error) }
+    public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        performEvent { $0.urlSession(session, task: task, didCompleteWithError: error) }
+    }
+
+    public func urlSession(_ session: URLSession, taskIsWaitingForConnectivity task: URLSessionTask) {
+        performEvent { $0.urlSession(session, taskIsWaitingForConnectivity: task) }
+    }
+
+    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse) {
+        performEvent { $0.urlSession(session, dataTask: dataTask, didReceive: response) }
+    }
+
+    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        performEvent { $0.urlSession(session, dataTask: dataTask, didReceive: data) }
+    }
+
+    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask,
+                           willCacheResponse proposedResponse: CachedURLResponse) {
+        performEvent { $0.urlSession(session, dataTask: dataTask, willCacheResponse: proposedResponse) }
+    }
+
+    public func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didResumeAtOffset fileOffset: Int64,
+                           expectedTotalBytes: Int64) {
+        performEvent { $0.urlSession(session, downloadTask: downloadTask, didResumeAtOffset: fileOffset,
+                                     expectedTotalBytes: expectedTotalBytes) }
+    }
+
+    public func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
+                           totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64) {
+        performEvent {
+            $0.urlSession(session, downloadTask: downloadTask, didWriteData: bytesWritten,
+                          totalBytesWritten: totalBytesWritten, totalBytesExpectedToWrite: totalBytesExpectedToWrite)
+        }
+    }
+
+    public func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
+        performEvent { $0.urlSession(session, downloadTask: downloadTask, didFinishDownloadingTo: location) }
     }
 
     public func request(_ request: Request, didCreateInitialURLRequest urlRequest: URLRequest) {
@@ -121,7 +158,7 @@ public final class CompositeEventMonitor: EventMonitor {
         performEvent { $0.request(request, didCreateURLRequest: urlRequest) }
     }
 
-    public func request(_ request: Request, didCreateTask task: SessionTask) {
+    public func request(_ request: Request, didCreateTask task: URLSessionTask) {
         performEvent { $0.request(request, didCreateTask: task) }
     }
 
@@ -129,12 +166,14 @@ public final class CompositeEventMonitor: EventMonitor {
         performEvent { $0.request(request, didGatherMetrics: metrics) }
     }
 
-    public func request(_ request: Request, didFailTask task: SessionTask, earlyWithError error: AFError) {
+    public func request(_ request: Request, didFailTask task: URLSessionTask, earlyWithError error: AFError) {
         performEvent { $0.request(request, didFailTask: task, earlyWithError: error) }
     }
 
-    public func request(_ request: Request, didCompleteTask task: SessionTask, with error: AFError?) {
-        performNotifiedEvent { $0.request(request, didCompleteTask: task, with: error) }
+    public func request(_ request: Request, didCompleteTask task: URLSessionTask, with error: AFError?) {
+        performNotifiedEvent(Request.didCompleteTaskNotification, of: request) {
+            $0.request(request, didCompleteTask: task, with: error)
+        }
     }
 
     public func requestIsRetrying(_ request: Request) {
@@ -142,31 +181,31 @@ public final class CompositeEventMonitor: EventMonitor {
     }
 
     public func requestDidFinish(_ request: Request) {
-        performNotifiedEvent { $0.requestDidFinish(request) }
+        performNotifiedEvent(Request.didFinishNotification, of: request) { $0.requestDidFinish(request) }
     }
 
     public func requestDidResume(_ request: Request) {
-        performNotifiedEvent { $0.requestDidResume(request) }
+        performNotifiedEvent(Request.didResumeNotification, of: request) { $0.requestDidResume(request) }
     }
 
-    public func request(_ request: Request, didResumeTask task: SessionTask) {
-        performNotifiedEvent { $0.request(request, didResumeTask: task) }
+    public func request(_ request: Request, didResumeTask task: URLSessionTask) {
+        performNotifiedEvent(Request.didResumeTaskNotification, of: request) { $0.request(request, didResumeTask: task) }
     }
 
     public func requestDidSuspend(_ request: Request) {
-        performNotifiedEvent { $0.requestDidSuspend(request) }
+        performNotifiedEvent(Request.didSuspendNotification, of: request) { $0.requestDidSuspend(request) }
     }
 
-    public func request(_ request: Request, didSuspendTask task: SessionTask) {
-        performNotifiedEvent { $0.request(request, didSuspendTask: task) }
+    public func request(_ request: Request, didSuspendTask task: URLSessionTask) {
+        performNotifiedEvent(Request.didSuspendTaskNotification, of: request) { $0.request(request, didSuspendTask: task) }
     }
 
     public func requestDidCancel(_ request: Request) {
-        performNotifiedEvent { $0.requestDidCancel(request) }
+        performNotifiedEvent(Request.didCancelNotification, of: request) { $0.requestDidCancel(request) }
     }
 
-    public func request(_ request: Request, didCancelTask task: SessionTask) {
-        performNotifiedEvent { $0.request(request, didCancelTask: task) }
+    public func request(_ request: Request, didCancelTask task: URLSessionTask) {
+        performNotifiedEvent(Request.didCancelTaskNotification, of: request) { $0.request(request, didCancelTask: task) }
     }
 
     public func request(_ request: DataRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
@@ -190,7 +229,12 @@ public final class CompositeEventMonitor: EventMonitor {
         performEvent { $0.request(request, didFailToCreateUploadableWithError: error) }
     }
 
-    public func request(_ request: DownloadRequest, didFinishDownloadingUsing task: SessionTask, with result: Result<URL, AFError>) {
+    public func request(_ request: UploadRequest, didProvideInputStream stream: InputStream) {
+        nonisolated(unsafe) let stream = stream
+        performEvent { $0.request(request, didProvideInputStream: stream) }
+    }
+
+    public func request(_ request: DownloadRequest, didFinishDownloadingUsing task: URLSessionTask, with result: Result<URL, AFError>) {
         performEvent { $0.request(request, didFinishDownloadingUsing: task, with: result) }
     }
 

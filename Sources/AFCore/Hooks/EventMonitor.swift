@@ -3,34 +3,61 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Observes requests and their tasks. Every method has an empty default, so a monitor implements
-/// only what it needs. Events are delivered asynchronously on `queue`, in the order they happened
-/// for each request; a slow monitor delays nothing but its own queue.
+/// Observes requests and their tasks, with Alamofire's methods. Every method has an empty
+/// default, so a monitor implements only what it needs. Events are delivered asynchronously on
+/// `queue`, in the order they happened for each request; a slow monitor delays nothing but its
+/// own queue.
 ///
-/// The `session(_:task:...)` events are AF's counterparts of the URLSession delegate events
-/// Alamofire forwards as `urlSession(_:task:...)`: they come from the engine.
+/// The `urlSession(_:…)` events come from AF's engine, not from a URLSession delegate: `session`
+/// is the Session's `session` object and the tasks are the requests' `URLSessionTask`s. Metrics
+/// are AF's `TaskMetrics` (Linux cannot make a `URLSessionTaskMetrics`). Four events exist for
+/// source compatibility and are never sent, because libcurl handles them itself: a session
+/// becoming invalid, an authentication challenge (answered with the request's credential), a
+/// task needing a new body stream (AF replays bodies itself) and waiting for connectivity.
 public protocol EventMonitor: Sendable {
     /// Where this monitor's events are delivered. Default: `.main`.
     var queue: DispatchQueue { get }
 
-    // MARK: Engine events
+    // MARK: Session and task events
+
+    /// Never sent: an AF Session is not invalidated.
+    func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?)
+    /// Never sent: libcurl answers challenges with the request's credential.
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge)
+    /// Request body bytes went out.
+    func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
+                    totalBytesSent: Int64, totalBytesExpectedToSend: Int64)
+    /// Never sent: AF replays a request body itself.
+    func urlSession(_ session: URLSession, taskNeedsNewBodyStream task: URLSessionTask)
+    /// A redirect is about to be followed with `request`, unless a redirect handler says otherwise.
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest)
+    /// The task's metrics are complete.
+    func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: TaskMetrics)
+    /// The task ended, with the error if it failed.
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?)
+    /// Never sent: a request without a connection fails at once.
+    func urlSession(_ session: URLSession, taskIsWaitingForConnectivity task: URLSessionTask)
+
+    // MARK: Data task events (data, upload and stream requests)
 
     /// The head of a final (non-redirect) response arrived.
-    func session(_ session: Session, task: SessionTask, didReceive response: HTTPURLResponse)
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse)
     /// Body bytes arrived.
-    func session(_ session: Session, task: SessionTask, didReceive data: Data)
-    /// Request body bytes went out.
-    func session(_ session: Session, task: SessionTask, didSendBodyData bytesSent: Int64,
-                 totalBytesSent: Int64, totalBytesExpectedToSend: Int64)
-    /// A redirect is about to be followed with `request`, unless a redirect handler says otherwise.
-    func session(_ session: Session, task: SessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                 newRequest request: URLRequest)
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data)
     /// A response is about to be offered to the session's response cache.
-    func session(_ session: Session, task: SessionTask, willCacheResponse proposedResponse: CachedURLResponse)
-    /// The task's metrics are complete.
-    func session(_ session: Session, task: SessionTask, didFinishCollecting metrics: TaskMetrics)
-    /// The task ended, with the error if it failed.
-    func session(_ session: Session, task: SessionTask, didCompleteWithError error: (any Error)?)
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, willCacheResponse proposedResponse: CachedURLResponse)
+
+    // MARK: Download task events
+
+    /// A download continues a partial file from `fileOffset`.
+    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didResumeAtOffset fileOffset: Int64,
+                    expectedTotalBytes: Int64)
+    /// Body bytes were written to the download's file.
+    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
+                    totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64)
+    /// The body is complete in the temporary file at `location`, before it moves to its destination.
+    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL)
 
     // MARK: Request events
 
@@ -39,18 +66,18 @@ public protocol EventMonitor: Sendable {
     func request(_ request: Request, didAdaptInitialRequest initialRequest: URLRequest, to adaptedRequest: URLRequest)
     func request(_ request: Request, didFailToAdaptURLRequest initialRequest: URLRequest, withError error: AFError)
     func request(_ request: Request, didCreateURLRequest urlRequest: URLRequest)
-    func request(_ request: Request, didCreateTask task: SessionTask)
+    func request(_ request: Request, didCreateTask task: URLSessionTask)
     func request(_ request: Request, didGatherMetrics metrics: TaskMetrics)
-    func request(_ request: Request, didFailTask task: SessionTask, earlyWithError error: AFError)
-    func request(_ request: Request, didCompleteTask task: SessionTask, with error: AFError?)
+    func request(_ request: Request, didFailTask task: URLSessionTask, earlyWithError error: AFError)
+    func request(_ request: Request, didCompleteTask task: URLSessionTask, with error: AFError?)
     func requestIsRetrying(_ request: Request)
     func requestDidFinish(_ request: Request)
     func requestDidResume(_ request: Request)
-    func request(_ request: Request, didResumeTask task: SessionTask)
+    func request(_ request: Request, didResumeTask task: URLSessionTask)
     func requestDidSuspend(_ request: Request)
-    func request(_ request: Request, didSuspendTask task: SessionTask)
+    func request(_ request: Request, didSuspendTask task: URLSessionTask)
     func requestDidCancel(_ request: Request)
-    func request(_ request: Request, didCancelTask task: SessionTask)
+    func request(_ request: Request, didCancelTask task: URLSessionTask)
 
     // MARK: DataRequest events
 
@@ -63,6 +90,8 @@ public protocol EventMonitor: Sendable {
 
     func request(_ request: UploadRequest, didCreateUploadable uploadable: UploadRequest.Uploadable)
     func request(_ request: UploadRequest, didFailToCreateUploadableWithError error: AFError)
+    /// An `InputStream` body was handed to the engine.
+    func request(_ request: UploadRequest, didProvideInputStream stream: InputStream)
 
     // MARK: DataStreamRequest events
 
@@ -72,7 +101,7 @@ public protocol EventMonitor: Sendable {
 
     // MARK: DownloadRequest events
 
-    func request(_ request: DownloadRequest, didFinishDownloadingUsing task: SessionTask, with result: Result<URL, AFError>)
+    func request(_ request: DownloadRequest, didFinishDownloadingUsing task: URLSessionTask, with result: Result<URL, AFError>)
     func request(_ request: DownloadRequest, didCreateDestinationURL url: URL)
     func request(_ request: DownloadRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
                  fileURL: URL?, withResult result: Request.ValidationResult)
@@ -83,33 +112,43 @@ public protocol EventMonitor: Sendable {
 extension EventMonitor {
     public var queue: DispatchQueue { .main }
 
-    public func session(_ session: Session, task: SessionTask, didReceive response: HTTPURLResponse) {}
-    public func session(_ session: Session, task: SessionTask, didReceive data: Data) {}
-    public func session(_ session: Session, task: SessionTask, didSendBodyData bytesSent: Int64,
-                        totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {}
-    public func session(_ session: Session, task: SessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                        newRequest request: URLRequest) {}
-    public func session(_ session: Session, task: SessionTask, willCacheResponse proposedResponse: CachedURLResponse) {}
-    public func session(_ session: Session, task: SessionTask, didFinishCollecting metrics: TaskMetrics) {}
-    public func session(_ session: Session, task: SessionTask, didCompleteWithError error: (any Error)?) {}
+    public func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {}
+    public func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge) {}
+    public func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
+                           totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {}
+    public func urlSession(_ session: URLSession, taskNeedsNewBodyStream task: URLSessionTask) {}
+    public func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                           newRequest request: URLRequest) {}
+    public func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: TaskMetrics) {}
+    public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {}
+    public func urlSession(_ session: URLSession, taskIsWaitingForConnectivity task: URLSessionTask) {}
+    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse) {}
+    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {}
+    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask,
+                           willCacheResponse proposedResponse: CachedURLResponse) {}
+    public func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didResumeAtOffset fileOffset: Int64,
+                           expectedTotalBytes: Int64) {}
+    public func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
+                           totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64) {}
+    public func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {}
 
     public func request(_ request: Request, didCreateInitialURLRequest urlRequest: URLRequest) {}
     public func request(_ request: Request, didFailToCreateURLRequestWithError error: AFError) {}
     public func request(_ request: Request, didAdaptInitialRequest initialRequest: URLRequest, to adaptedRequest: URLRequest) {}
     public func request(_ request: Request, didFailToAdaptURLRequest initialRequest: URLRequest, withError error: AFError) {}
     public func request(_ request: Request, didCreateURLRequest urlRequest: URLRequest) {}
-    public func request(_ request: Request, didCreateTask task: SessionTask) {}
+    public func request(_ request: Request, didCreateTask task: URLSessionTask) {}
     public func request(_ request: Request, didGatherMetrics metrics: TaskMetrics) {}
-    public func request(_ request: Request, didFailTask task: SessionTask, earlyWithError error: AFError) {}
-    public func request(_ request: Request, didCompleteTask task: SessionTask, with error: AFError?) {}
+    public func request(_ request: Request, didFailTask task: URLSessionTask, earlyWithError error: AFError) {}
+    public func request(_ request: Request, didCompleteTask task: URLSessionTask, with error: AFError?) {}
     public func requestIsRetrying(_ request: Request) {}
     public func requestDidFinish(_ request: Request) {}
     public func requestDidResume(_ request: Request) {}
-    public func request(_ request: Request, didResumeTask task: SessionTask) {}
+    public func request(_ request: Request, didResumeTask task: URLSessionTask) {}
     public func requestDidSuspend(_ request: Request) {}
-    public func request(_ request: Request, didSuspendTask task: SessionTask) {}
+    public func request(_ request: Request, didSuspendTask task: URLSessionTask) {}
     public func requestDidCancel(_ request: Request) {}
-    public func request(_ request: Request, didCancelTask task: SessionTask) {}
+    public func request(_ request: Request, didCancelTask task: URLSessionTask) {}
 
     public func request(_ request: DataRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
                         data: Data?, withResult result: Request.ValidationResult) {}
@@ -118,12 +157,14 @@ extension EventMonitor {
 
     public func request(_ request: UploadRequest, didCreateUploadable uploadable: UploadRequest.Uploadable) {}
     public func request(_ request: UploadRequest, didFailToCreateUploadableWithError error: AFError) {}
+    public func request(_ request: UploadRequest, didProvideInputStream stream: InputStream) {}
 
     public func request(_ request: DataStreamRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
                         withResult result: Request.ValidationResult) {}
     public func request<Value>(_ request: DataStreamRequest, didParseStream result: Result<Value, AFError>) {}
 
-    public func request(_ request: DownloadRequest, didFinishDownloadingUsing task: SessionTask, with result: Result<URL, AFError>) {}
+    public func request(_ request: DownloadRequest, didFinishDownloadingUsing task: URLSessionTask,
+                        with result: Result<URL, AFError>) {}
     public func request(_ request: DownloadRequest, didCreateDestinationURL url: URL) {}
     public func request(_ request: DownloadRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
                         fileURL: URL?, withResult result: Request.ValidationResult) {}

@@ -7,8 +7,8 @@ import FoundationNetworking
 public protocol RedirectHandler: Sendable {
     /// Calls `completion` with the request to send next, or nil to stop and deliver the 3xx
     /// response as the result.
-    func task(_ task: SessionTask, willBeRedirectedTo request: URLRequest, for response: HTTPURLResponse,
-              completion: @escaping @Sendable (URLRequest?) -> Void)
+    func task(_ task: URLSessionTask, willBeRedirectedTo request: URLRequest, for response: HTTPURLResponse,
+              completion: @escaping (URLRequest?) -> Void)
 }
 
 /// A `RedirectHandler` with one fixed behaviour.
@@ -20,7 +20,7 @@ public struct Redirector: Sendable {
         /// Stop; the 3xx response is the result.
         case doNotFollow
         /// Send what the closure returns instead (nil stops).
-        case modify(@Sendable (SessionTask, URLRequest, HTTPURLResponse) -> URLRequest?)
+        case modify(@Sendable (URLSessionTask, URLRequest, HTTPURLResponse) -> URLRequest?)
     }
 
     /// Follows every redirect.
@@ -36,8 +36,8 @@ public struct Redirector: Sendable {
 }
 
 extension Redirector: RedirectHandler {
-    public func task(_ task: SessionTask, willBeRedirectedTo request: URLRequest, for response: HTTPURLResponse,
-                     completion: @escaping @Sendable (URLRequest?) -> Void) {
+    public func task(_ task: URLSessionTask, willBeRedirectedTo request: URLRequest, for response: HTTPURLResponse,
+                     completion: @escaping (URLRequest?) -> Void) {
         switch behavior {
         case .follow: completion(request)
         case .doNotFollow: completion(nil)
@@ -52,7 +52,7 @@ extension RedirectHandler where Self == Redirector {
     /// Follows no redirect.
     public static var doNotFollow: Redirector { .doNotFollow }
     /// Sends what `closure` returns instead (nil stops).
-    public static func modify(using closure: @escaping @Sendable (SessionTask, URLRequest, HTTPURLResponse) -> URLRequest?) -> Redirector {
+    public static func modify(using closure: @escaping @Sendable (URLSessionTask, URLRequest, HTTPURLResponse) -> URLRequest?) -> Redirector {
         Redirector(behavior: .modify(closure))
     }
 }
