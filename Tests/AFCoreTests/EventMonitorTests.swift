@@ -164,5 +164,16 @@ final class EventRecorder: EventMonitor, @unchecked Sendable {
         }
         observers.forEach { NotificationCenter.default.removeObserver($0) }
         #expect(seen == names)
+        #expect(request.mutableState.value.urlSessionTasks.isEmpty, "posting the task notifications made no task object")
+    }
+
+    @Test func aTaskObjectIsMadeOnlyWhenAskedForAndOnlyOnce() async throws {
+        let session = makeSession()
+        let request = session.request(Server.http("/bench.json"))
+        _ = try await request.validate().serializingData().value
+        _ = await response { done in request.responseData(queue: .global()) { done($0.result) } }
+        #expect(request.mutableState.value.urlSessionTasks.isEmpty, "the idiomatic paths never need one")
+        let task = try #require(request.task)
+        #expect(request.task === task && request.tasks.count == 1 && request.mutableState.value.urlSessionTasks.count == 1)
     }
 }
