@@ -13,6 +13,7 @@ import Testing
         let result = Protected<SessionTask.Result?>(nil)
         var observesTransferEvents: Bool { false }
         var observesProgress: Bool { false }
+        var awaitsResponseDisposition: Bool { false }
         func task(_ task: SessionTask, didUpdate progress: TransferProgress) {}
         func task(_ task: SessionTask, didReceiveResponse response: HTTPURLResponse) {}
         func task(_ task: SessionTask, didReceive data: Data) {}

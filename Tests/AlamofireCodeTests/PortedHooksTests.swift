@@ -74,6 +74,22 @@ import Testing
         #expect(await session.request(Server.httpbin("/cache")).serializingData().response.error == nil)
     }
 
+    @Test func onHTTPResponseAsAlamofireDocumentsIt() async throws {
+        let session = makeSession()
+        let response = await session.request(Server.http("/static/1mb.bin"))
+            .onHTTPResponse { response, completionHandler in
+                completionHandler(response.statusCode == 200 ? .cancel : .allow)
+            }
+            .serializingData().response
+        #expect(response.error?.isExplicitlyCancelledError == true)
+        let statuses = Protected<[Int]>([])
+        _ = try await session.request(Server.http("/bench.json"))
+            .onHTTPResponse { response in statuses.withLock { $0.append(response.statusCode) } }
+            .serializingData().value
+        await withCheckedContinuation { continuation in DispatchQueue.main.async { continuation.resume() } }
+        #expect(statuses.value == [200])
+    }
+
     @Test func tasksAreFoundationTasksOfTheRightKind() async throws {
         let session = makeSession()
         let data = session.request(Server.http("/bench.json"))

@@ -12,6 +12,7 @@ extension Request: SessionTaskDelegate {
 
     func task(_ task: SessionTask, didReceiveResponse response: HTTPURLResponse) {
         didReceiveResponseHead(response, task: task)
+        decide(on: response, task: task)
         emitDataTaskEvent(task) { $0.urlSession($1, dataTask: $2, didReceive: response) }
         if let offset = task.mutableState.withLock({ $0.download?.resumeOffset }), offset > 0 {
             let expected = response.expectedContentLength < 0 ? -1 : offset + response.expectedContentLength

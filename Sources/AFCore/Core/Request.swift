@@ -42,6 +42,7 @@ public class Request: @unchecked Sendable {
         var responseSerializerProcessingFinished = false
         var urlRequestHandler: (queue: DispatchQueue, handler: @Sendable (URLRequest) -> Void)?
         var taskHandler: (queue: DispatchQueue, handler: @Sendable (URLSessionTask) -> Void)?
+        var httpResponseHandler: (queue: DispatchQueue, handler: HTTPResponseHandler, holdsBody: Bool)?
         /// The `URLSessionTask`s handed out for `tasks`, made when first asked for.
         var urlSessionTasks: [any EngineBackedTask] = []
         var cURLHandler: (queue: DispatchQueue, handler: @Sendable (String) -> Void)?

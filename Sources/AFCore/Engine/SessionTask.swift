@@ -10,6 +10,9 @@ protocol SessionTaskDelegate: AnyObject, Sendable {
     var observesTransferEvents: Bool { get }
     /// Whether byte counts should be reported as they change; asked per exchange.
     var observesProgress: Bool { get }
+    /// Whether a final response's body waits until the delegate decides on its head (it then
+    /// calls `releaseResponse()` or cancels the task); asked per exchange.
+    var awaitsResponseDisposition: Bool { get }
     /// Byte counts of the current exchange changed. Engine thread.
     func task(_ task: SessionTask, didUpdate progress: TransferProgress)
     /// The head of a final (non-redirect) response arrived. Engine thread.
@@ -178,6 +181,22 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         if let transfer { engine.pause(transfer) }
     }
 
+    /// Lets the current exchange's response body in, once a decision on its head was taken
+    /// elsewhere: the transfer, paused at its first chunk, goes on.
+    func releaseResponse() {
+        guard let transfer = openResponseGate() else { return }
+        engine.resumeFlow(transfer)
+    }
+
+    /// Lets the current exchange's response body in before it arrives (engine thread, from the
+    /// head's callback): nothing is paused then. Returns the transfer whose gate it opened.
+    @discardableResult
+    func openResponseGate() -> Transfer? {
+        guard let transfer = mutableState.withLock({ $0.transfer }), let gate = transfer.spec.responseGate else { return nil }
+        gate.open()
+        return transfer
+    }
+
     /// Lets a transfer that paused itself for its consumer go on.
     private func resumeFlow() {
         if let transfer = mutableState.withLock({ $0.transfer }) { engine.resumeFlow(transfer) }
@@ -205,13 +224,16 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
     struct Reporting {
         var events: Bool
         var progress: Bool
+        /// Whether the final response's body waits for `releaseResponse()`.
+        var holdsResponse = false
 
         static let none = Reporting(events: false, progress: false)
     }
 
     var currentReporting: Reporting {
         guard let delegate else { return .none }
-        return Reporting(events: delegate.observesTransferEvents, progress: delegate.observesProgress)
+        return Reporting(events: delegate.observesTransferEvents, progress: delegate.observesProgress,
+                         holdsResponse: delegate.awaitsResponseDisposition)
     }
 
     /// The challenge credential to send with `request`: only where the task's request first went
@@ -232,6 +254,7 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
                                               upload: keepsBody ? upload : nil, download: download)
         spec.bodyStream = bodyStream
         spec.trust = trust
+        spec.responseGate = reporting.holdsResponse ? ResponseGate() : nil
         return Transfer(spec: spec, delegate: self, reportsEvents: reporting.events, reportsProgress: reporting.progress)
     }
 }

@@ -61,6 +61,8 @@ final class Transfer: @unchecked Sendable {
     /// Whether the current response body is handed over in chunks (a final response of a
     /// transfer with `spec.bodyStream`; never a redirect's body).
     private var bodyIsStreamed = false
+    /// Whether the current response's body waits for `spec.responseGate` (a final response only).
+    private var heldByGate = false
     /// Bytes of the file the current response continues (a resumed download's 206), counted in progress.
     private var resumedAt: Int64 = 0
     /// Set when a resumed download got another range than asked; the body is refused.
@@ -197,6 +199,7 @@ final class Transfer: @unchecked Sendable {
     private var isPlain: Bool {
         spec.method == "GET" && spec.body == nil && spec.uploadFile == nil && spec.uploadStream == nil
             && spec.download == nil && spec.trust == nil && spec.credential == nil && !reportsProgress
+            && spec.responseGate == nil
     }
 
     private func configureMethodAndBody(_ handle: EasyHandle) {
@@ -266,8 +269,9 @@ final class Transfer: @unchecked Sendable {
         decompression = DecompressionMeter(limit: spec.decompressionLimit, head: head)
         bodyGoesToFile = false
         resumedAt = 0
-        bodyIsStreamed = spec.bodyStream != nil
-            && !(RedirectRules.redirectStatusCodes.contains(head.statusCode) && head.value(for: "Location") != nil)
+        let isFinal = !(RedirectRules.redirectStatusCodes.contains(head.statusCode) && head.value(for: "Location") != nil)
+        bodyIsStreamed = spec.bodyStream != nil && isFinal
+        heldByGate = spec.responseGate != nil && isFinal
         let placement = downloadWriter.map { _ in
             DownloadPlacement(statusCode: head.statusCode, contentRange: head.value(for: "Content-Range"),
                               resumeOffset: spec.download?.resumeOffset ?? 0)
@@ -284,7 +288,7 @@ final class Transfer: @unchecked Sendable {
                 body = Data(capacity: min(length, Self.maximumReservation))
             }
         }
-        if reportsEvents || spec.bodyStream != nil { delegate.transferDidReceiveHead(self, head: head) }
+        if reportsEvents || spec.bodyStream != nil || heldByGate { delegate.transferDidReceiveHead(self, head: head) }
     }
 
     /// Fills curl's upload buffer: from the file, or from the stream pump (pausing when it is
@@ -334,6 +338,10 @@ final class Transfer: @unchecked Sendable {
     /// Takes a chunk of the response body.
     fileprivate func receiveBody(_ bytes: UnsafeRawPointer, count: Int) -> Intake {
         if rangeRejected { return .refused }
+        if heldByGate {
+            guard spec.responseGate?.isOpen == true else { return .pause }  // offered again on release
+            heldByGate = false
+        }
         if bodyIsStreamed, let flow = spec.bodyStream {
             guard flow.admit(count) else { return .pause }  // offered again later: counted then
             guard withinDecompressionLimit(count) else { return .refused }

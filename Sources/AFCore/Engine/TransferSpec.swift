@@ -40,6 +40,8 @@ struct TransferSpec: @unchecked Sendable {
     /// Why the exchange must not be sent (a header, method or URL that would change what goes on
     /// the wire); it then fails before connecting.
     var unsafe: UnsafeRequestError?
+    /// When set, the final response's body waits behind it until it opens.
+    var responseGate: ResponseGate?
 }
 
 /// A hop's trust decision, settled before the transfer starts.

@@ -1,0 +1,94 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Request {
+    /// What to do with a response once `onHTTPResponse` saw its head.
+    public enum ResponseDisposition: Sendable {
+        /// Read the body and go on as usual.
+        case allow
+        /// Cancel the request, as `cancel()` does, before its body is read.
+        case cancel
+    }
+
+    /// Called with each final response head; answers with a disposition.
+    typealias HTTPResponseHandler = @Sendable (HTTPURLResponse, @escaping @Sendable (ResponseDisposition) -> Void) -> Void
+
+    func setHTTPResponseHandler(on queue: DispatchQueue, holdsBody: Bool, _ handler: @escaping HTTPResponseHandler) {
+        mutableState.withLock { $0.httpResponseHandler = (queue, handler, holdsBody) }
+    }
+
+    /// Whether final response heads go to a handler (their bodies wait at the gate meanwhile).
+    var awaitsResponseDisposition: Bool { mutableState.withLock { $0.httpResponseHandler != nil } }
+
+    /// A final response head arrived (engine thread): the handler decides, on its queue, whether
+    /// the body is read or the request cancelled; one that takes no decision lets the body in
+    /// at once.
+    func decide(on response: HTTPURLResponse, task: SessionTask) {
+        guard let handler = mutableState.withLock({ $0.httpResponseHandler }) else { return }
+        if !handler.holdsBody { task.openResponseGate() }
+        handler.queue.async {
+            handler.handler(response) { disposition in
+                switch disposition {
+                case .allow: task.releaseResponse()
+                case .cancel: self.cancel()
+                }
+            }
+        }
+    }
+}
+
+extension DataRequest {
+    /// Calls `handler` on `queue` with each final response head, before the body is read; the
+    /// body waits until `handler` calls its completion handler, which it must call once:
+    /// `.cancel` cancels the request without reading the body.
+    @_disfavoredOverload
+    @discardableResult
+    public func onHTTPResponse(
+        on queue: DispatchQueue = .main,
+        perform handler: @escaping @Sendable (_ response: HTTPURLResponse,
+                                              _ completionHandler: @escaping @Sendable (ResponseDisposition) -> Void) -> Void
+    ) -> Self {
+        setHTTPResponseHandler(on: queue, holdsBody: true, handler)
+        return self
+    }
+
+    /// Calls `handler` on `queue` with each final response head; the body is read meanwhile.
+    @discardableResult
+    public func onHTTPResponse(on queue: DispatchQueue = .main,
+                               perform handler: @escaping @Sendable (HTTPURLResponse) -> Void) -> Self {
+        setHTTPResponseHandler(on: queue, holdsBody: false) { response, completion in
+            handler(response)
+            completion(.allow)
+        }
+        return self
+    }
+}
+
+extension DataStreamRequest {
+    /// Calls `handler` on `queue` with each final response head, before the body is streamed;
+    /// the stream waits until `handler` calls its completion handler, which it must call once:
+    /// `.cancel` cancels the request.
+    @_disfavoredOverload
+    @discardableResult
+    public func onHTTPResponse(
+        on queue: DispatchQueue = .main,
+        perform handler: @escaping @Sendable (_ response: HTTPURLResponse,
+                                              _ completionHandler: @escaping @Sendable (ResponseDisposition) -> Void) -> Void
+    ) -> Self {
+        setHTTPResponseHandler(on: queue, holdsBody: true, handler)
+        return self
+    }
+
+    /// Calls `handler` on `queue` with each final response head; the body streams meanwhile.
+    @discardableResult
+    public func onHTTPResponse(on queue: DispatchQueue = .main,
+                               perform handler: @escaping @Sendable (HTTPURLResponse) -> Void) -> Self {
+        setHTTPResponseHandler(on: queue, holdsBody: false) { response, completion in
+            handler(response)
+            completion(.allow)
+        }
+        return self
+    }
+}

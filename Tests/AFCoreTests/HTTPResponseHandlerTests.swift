@@ -1,0 +1,92 @@
+@testable import AFCore
+import AFTestSupport
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// `onHTTPResponse`: the head is seen before the body; a disposition holds the body until it is
+/// given, and `.cancel` ends the request without reading it.
+@Suite(.timeLimit(.minutes(1))) struct HTTPResponseHandlerTests {
+    private let handlerQueue = DispatchQueue(label: "test.http-response")
+
+    @Test func theBodyWaitsForAllowAndThenArrivesWhole() async throws {
+        let session = makeSession()
+        let heads = Protected<[Int]>([])
+        let answered = Protected(false)
+        let request = session.request(Server.http("/static/1mb.bin"))
+            .onHTTPResponse(on: handlerQueue) { response, completionHandler in
+                heads.withLock { $0.append(response.statusCode) }
+                // Answer later, from elsewhere: the body waits meanwhile.
+                DispatchQueue.global().async {
+                    answered.withLock { $0 = true }
+                    completionHandler(.allow)
+                }
+            }
+        let data = try await request.serializingData().value
+        #expect(heads.value == [200] && answered.value)
+        #expect(data.count == 1 << 20)
+    }
+
+    @Test func cancelEndsTheRequestBeforeTheBodyIsRead() async throws {
+        let session = makeSession()
+        let received = Protected(0)
+        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.http-response.monitor"))
+        monitor.dataTaskDidReceiveData = { _, _, data in received.withLock { $0 += data.count } }
+        let monitored = makeSession(eventMonitors: [monitor])
+        for session in [session, monitored] {
+            let response = await session.request(Server.http("/static/1mb.bin"))
+                .onHTTPResponse(on: handlerQueue) { _, completionHandler in completionHandler(.cancel) }
+                .serializingData().response
+            #expect(response.error?.isExplicitlyCancelledError == true)
+            #expect(response.response?.statusCode == 200, "the head is known")
+            #expect(response.data == nil || response.data?.isEmpty == true)
+        }
+        monitor.queue.sync {}
+        #expect(received.value == 0, "no body byte was handed over")
+    }
+
+    @Test func theFormWithoutADispositionSeesTheHeadAndReadsOn() async throws {
+        let session = makeSession()
+        let seen = Protected<HTTPURLResponse?>(nil)
+        let data = try await session.request(Server.http("/bench.json"))
+            .onHTTPResponse(on: handlerQueue) { response in seen.withLock { $0 = response } }
+            .serializingData().value
+        #expect(data.count == 17)
+        handlerQueue.sync {}
+        #expect(seen.value?.statusCode == 200 && seen.value?.value(forHTTPHeaderField: "Content-Length") == "17")
+    }
+
+    @Test func aRedirectIsNotHeldOnlyTheFinalResponse() async throws {
+        let session = makeSession()
+        let heads = Protected<[Int]>([])
+        let data = try await session.request(Server.httpbin("/redirect/2"))
+            .onHTTPResponse(on: handlerQueue) { response, completionHandler in
+                heads.withLock { $0.append(response.statusCode) }
+                completionHandler(.allow)
+            }
+            .serializingData().value
+        #expect(heads.value == [200] && !data.isEmpty)
+    }
+
+    @Test func aStreamWaitsForTheDispositionToo() async throws {
+        let session = makeSession()
+        let chunks = Protected(0)
+        let done = OneShot()
+        let completion = Protected<DataStreamRequest.Completion?>(nil)
+        session.streamRequest(Server.http("/static/1mb.bin"))
+            .onHTTPResponse(on: handlerQueue) { _, completionHandler in completionHandler(.cancel) }
+            .responseStream(on: handlerQueue) { stream in
+                switch stream.event {
+                case .stream: chunks.withLock { $0 += 1 }
+                case let .complete(value):
+                    completion.withLock { $0 = value }
+                    done.fire()
+                }
+            }
+        await done.wait()
+        #expect(completion.value?.error?.isExplicitlyCancelledError == true)
+        #expect(chunks.value == 0)
+    }
+}
