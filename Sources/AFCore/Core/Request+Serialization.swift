@@ -54,7 +54,7 @@ extension Request {
     }
 
     func processNextResponseSerializer() {
-        enum Step { case run(@Sendable () -> Void), complete([@Sendable () -> Void]) }
+        enum Step { case run(@Sendable () -> Void), complete([@Sendable () -> Void], finishing: [@Sendable () -> Void]) }
         let step = mutableState.withLock { state -> Step in
             let index = state.responseSerializerCompletions.count
             if index < state.responseSerializers.count {
@@ -69,18 +69,31 @@ extension Request {
             // request itself (to cancel it), so that such a cycle ends here.
             state.uploadProgressHandler = nil
             state.downloadProgressHandler = nil
-            return .complete(completions)
+            defer { state.finishHandlers.removeAll() }
+            return .complete(completions, finishing: state.finishHandlers)
         }
         switch step {
         case let .run(serializer):
             serializationQueue.runBehindOrAsync(recording: handOffs) { serializer() }
-        case let .complete(completions):
+        case let .complete(completions, finishing):
             // Clean up first, so a handler sees the request gone from the session and its
             // temporary file removed.
             cleanup()
             delegate?.cleanup(after: self)
             completions.forEach { $0() }
+            finishing.forEach { $0() }
         }
+    }
+
+    /// Calls `handler` once the request finished and its serializers are done; at once when
+    /// that already happened.
+    func onFinish(_ handler: @escaping @Sendable () -> Void) {
+        let done = mutableState.withLock { state -> Bool in
+            guard !(state.state == .finished && state.responseSerializerProcessingFinished) else { return true }
+            state.finishHandlers.append(handler)
+            return false
+        }
+        if done { handler() }
     }
 
     /// Completes a serializer, unless its result failed (`serializationError`) and a retrier

@@ -43,6 +43,8 @@ public class Request: @unchecked Sendable {
         var urlRequestHandler: (queue: DispatchQueue, handler: @Sendable (URLRequest) -> Void)?
         var taskHandler: (queue: DispatchQueue, handler: @Sendable (URLSessionTask) -> Void)?
         var httpResponseHandler: (queue: DispatchQueue, handler: HTTPResponseHandler, holdsBody: Bool)?
+        /// Run once the response serializers are done (the event sequences end there).
+        var finishHandlers: [@Sendable () -> Void] = []
         /// The `URLSessionTask`s handed out for `tasks`, made when first asked for.
         var urlSessionTasks: [any EngineBackedTask] = []
         var cURLHandler: (queue: DispatchQueue, handler: @Sendable (String) -> Void)?
