@@ -22,18 +22,13 @@ import Testing
         }
     }
 
-    struct Manager: ServerTrustManaging {
-        let evaluators: [String: any ServerTrustEvaluating]
-        var allHostsMustBeEvaluated = false
-
-        func serverTrustEvaluator(forHost host: String) throws -> (any ServerTrustEvaluating)? {
-            if let evaluator = evaluators[host] { return evaluator }
-            if allHostsMustBeEvaluated { throw AFError.serverTrustEvaluationFailed(reason: .noRequiredEvaluator(host: host)) }
-            return nil
-        }
+    /// A manager whose hosts need no evaluator unless told otherwise.
+    static func manager(_ evaluators: [String: any ServerTrustEvaluating], allHostsMustBeEvaluated: Bool = false)
+        -> ServerTrustManager {
+        ServerTrustManager(allHostsMustBeEvaluated: allHostsMustBeEvaluated, evaluators: evaluators)
     }
 
-    private func session(_ manager: any ServerTrustManaging, environment: [String: String]? = nil) -> Session {
+    private func session(_ manager: ServerTrustManager, environment: [String: String]? = nil) -> Session {
         _ = TestServers.shared
         return Session(configuration: URLSessionConfiguration.af.default, rootQueue: DispatchQueue(label: "test.trust"),
                        serverTrustManager: manager,
@@ -42,7 +37,7 @@ import Testing
 
     @Test func theEvaluatorSeesTheVerifiedChainAndDecides() async throws {
         let recorder = Recorder(accepts: true)
-        let session = session(Manager(evaluators: ["localhost": recorder]))
+        let session = session(Self.manager(["localhost": recorder]))
         let response = await session.request(Server.https("/get")).serializingData().response
         #expect(response.error == nil)
         let trust = try #require(recorder.seen.value.first)
@@ -54,7 +49,7 @@ import Testing
 
     @Test func aRejectionFailsTheRequestWithTheEvaluatorsError() async throws {
         let recorder = Recorder(accepts: false)
-        let session = session(Manager(evaluators: ["localhost": recorder]))
+        let session = session(Self.manager(["localhost": recorder]))
         let response = await session.request(Server.https("/post"), method: .post, parameters: ["secret": "x"],
                                              headers: [.authorization(bearerToken: "token")]).serializingData().response
         guard case let .serverTrustEvaluationFailed(.customEvaluationFailed(error)) = response.error else {
@@ -69,7 +64,7 @@ import Testing
     @Test func anEvaluatorMayAcceptWhatOpenSSLRejects() async throws {
         // Without SSL_CERT_FILE the test CA is unknown: OpenSSL's verdict is negative.
         let recorder = Recorder(accepts: true)
-        let session = session(Manager(evaluators: ["localhost": recorder]), environment: [:])
+        let session = session(Self.manager(["localhost": recorder]), environment: [:])
         let response = await session.request(Server.https("/get")).serializingData().response
         #expect(response.error == nil)
         let trust = try #require(recorder.seen.value.first)
@@ -79,7 +74,7 @@ import Testing
     }
 
     @Test func aHostWithoutARequiredEvaluatorIsNotContacted() async throws {
-        let session = session(Manager(evaluators: [:], allHostsMustBeEvaluated: true))
+        let session = session(Self.manager([:], allHostsMustBeEvaluated: true))
         let response = await session.request(Server.https("/get")).serializingData().response
         guard case let .serverTrustEvaluationFailed(.noRequiredEvaluator(host)) = response.error else {
             Issue.record("expected noRequiredEvaluator, got \(String(describing: response.error))")
@@ -90,9 +85,9 @@ import Testing
     }
 
     @Test func hostsWithoutAnEvaluatorGetOpenSSLsVerification() async throws {
-        let session = session(Manager(evaluators: [:]))
+        let session = session(Self.manager([:]))
         #expect(await session.request(Server.https("/get")).serializingData().response.error == nil)
-        let untrusting = self.session(Manager(evaluators: [:]), environment: [:])
+        let untrusting = self.session(Self.manager([:]), environment: [:])
         let response = await untrusting.request(Server.https("/get")).serializingData().response
         #expect(response.error?.urlErrorCode == .serverCertificateUntrusted || response.error?.urlErrorCode == .secureConnectionFailed)
     }
@@ -124,15 +119,11 @@ import Testing
     }
 
     private func post(with evaluator: Fetching) async -> DataResponse<Data, AFError> {
-        let session = makeSession(serverTrustManager: ServerTrustManager(evaluators: ["localhost": evaluator]))
+        let session = makeSession(serverTrustManager: ServerTrustManager(allHostsMustBeEvaluated: false, evaluators: ["localhost": evaluator]))
         defer { withExtendedLifetime(session) {} }
         return await session.request(Server.https("/post"), method: .post, parameters: ["k": "v"]).serializingData().response
     }
 
-    struct ServerTrustManager: ServerTrustManaging {
-        let evaluators: [String: any ServerTrustEvaluating]
-        func serverTrustEvaluator(forHost host: String) throws -> (any ServerTrustEvaluating)? { evaluators[host] }
-    }
 
     @Test func theExchangeRunsAgainAfterTheFetch() async throws {
         let evaluator = Fetching(pendingEvaluations: 1)

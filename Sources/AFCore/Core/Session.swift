@@ -40,7 +40,7 @@ open class Session: @unchecked Sendable {
     public let cachedResponseHandler: (any CachedResponseHandler)?
     /// Chooses the trust evaluator of each host (AFTrust's `ServerTrustManager`); nil leaves
     /// every host to OpenSSL's default verification.
-    public let serverTrustManager: (any ServerTrustManaging)?
+    public let serverTrustManager: ServerTrustManager?
     /// Every monitor of the session, as one.
     public let eventMonitor: CompositeEventMonitor
     /// Which HTTP versions the session's requests may speak.
@@ -73,7 +73,7 @@ open class Session: @unchecked Sendable {
                             requestQueue: DispatchQueue? = nil,
                             serializationQueue: DispatchQueue? = nil,
                             interceptor: (any RequestInterceptor)? = nil,
-                            serverTrustManager: (any ServerTrustManaging)? = nil,
+                            serverTrustManager: ServerTrustManager? = nil,
                             redirectHandler: (any RedirectHandler)? = nil,
                             cachedResponseHandler: (any CachedResponseHandler)? = nil,
                             eventMonitors: [any EventMonitor] = [AlamofireNotifications()],
@@ -96,7 +96,7 @@ open class Session: @unchecked Sendable {
          requestQueue: DispatchQueue? = nil,
          serializationQueue: DispatchQueue? = nil,
          interceptor: (any RequestInterceptor)? = nil,
-         serverTrustManager: (any ServerTrustManaging)? = nil,
+         serverTrustManager: ServerTrustManager? = nil,
          redirectHandler: (any RedirectHandler)? = nil,
          cachedResponseHandler: (any CachedResponseHandler)? = nil,
          eventMonitors: [any EventMonitor] = [AlamofireNotifications()],

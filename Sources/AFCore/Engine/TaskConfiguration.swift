@@ -29,7 +29,7 @@ struct TaskConfiguration: @unchecked Sendable {
     /// The configuration's cache policy, for requests that leave theirs at the default.
     var requestCachePolicy: URLRequest.CachePolicy
     /// The session's trust manager, asked for each HTTPS hop's evaluator.
-    var serverTrustManager: (any ServerTrustManaging)?
+    var serverTrustManager: ServerTrustManager?
 
     init(_ configuration: URLSessionConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment) {
         idleTimeout = configuration.timeoutIntervalForRequest

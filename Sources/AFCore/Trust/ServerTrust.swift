@@ -49,11 +49,3 @@ public protocol ServerTrustEvaluating: Sendable {
     /// Throws (preferably `AFError.serverTrustEvaluationFailed`) when `trust` is not acceptable.
     func evaluate(_ trust: ServerTrust, forHost host: String) throws
 }
-
-/// Chooses the evaluator for each host: what `Session(serverTrustManager:)` takes. AFTrust's
-/// `ServerTrustManager` is the ready one.
-public protocol ServerTrustManaging: Sendable {
-    /// The evaluator for `host`; nil leaves the host to OpenSSL's default verification. Throws
-    /// when the host must be evaluated and has no evaluator.
-    func serverTrustEvaluator(forHost host: String) throws -> (any ServerTrustEvaluating)?
-}

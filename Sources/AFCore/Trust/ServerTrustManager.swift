@@ -1,7 +1,8 @@
 import Foundation
 
-/// Chooses the trust evaluator of each host, by exact host name.
-open class ServerTrustManager: ServerTrustManaging, @unchecked Sendable {
+/// Chooses the trust evaluator of each host, by exact host name: what `Session(serverTrustManager:)`
+/// takes. Subclass it to match hosts another way. AFTrust has the evaluators.
+open class ServerTrustManager: @unchecked Sendable {
     /// Whether a host without an evaluator is refused (`noRequiredEvaluator`) rather than left
     /// to OpenSSL's default verification.
     public let allHostsMustBeEvaluated: Bool
