@@ -99,15 +99,24 @@ extension ServerTrust {
     }
 }
 
-extension Bundle {
-    /// Every certificate in the bundle's directory (`.pem`, `.crt`, `.cer`, `.der`): the Linux
-    /// counterpart of Alamofire's `Bundle.main.af.certificates`.
-    public var afCertificates: [Certificate] {
-        (try? Certificate.certificates(at: bundleURL)) ?? []
+extension Bundle: AlamofireExtended {}
+
+extension AlamofireExtension where ExtendedType: Bundle {
+    /// Every certificate in the bundle's `.cer`, `.crt`, `.der` and `.pem` files (a PEM file may
+    /// hold several); files that hold none are skipped.
+    public var certificates: [Certificate] {
+        paths(forResourcesOfTypes: [".cer", ".CER", ".crt", ".CRT", ".der", ".DER", ".pem", ".PEM"]).sorted()
+            .flatMap { path in (try? Certificate.certificates(at: URL(fileURLWithPath: path))) ?? [] }
     }
 
-    /// The public keys of `afCertificates`.
-    public var afPublicKeys: [PublicKey] {
-        afCertificates.compactMap(\.publicKey)
+    /// The public keys of `certificates`.
+    public var publicKeys: [PublicKey] {
+        certificates.compactMap(\.publicKey)
+    }
+
+    /// The paths of the bundle's resources with the given file name extensions (with or
+    /// without their dot), each once.
+    public func paths(forResourcesOfTypes types: [String]) -> [String] {
+        Array(Set(types.flatMap { type.paths(forResourcesOfType: $0.hasPrefix(".") ? String($0.dropFirst()) : $0, inDirectory: nil) }))
     }
 }

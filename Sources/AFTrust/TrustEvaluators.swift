@@ -45,7 +45,7 @@ public final class PinnedCertificatesTrustEvaluator: ServerTrustEvaluating {
 
     /// Creates an evaluator. `acceptSelfSignedCertificates` lets the pinned certificates act
     /// as trust anchors in the default validation.
-    public init(certificates: [Certificate] = Bundle.main.afCertificates,
+    public init(certificates: [Certificate] = Bundle.main.af.certificates,
                 acceptSelfSignedCertificates: Bool = false,
                 performDefaultValidation: Bool = true,
                 validateHost: Bool = true) {
@@ -84,7 +84,7 @@ public final class PublicKeysTrustEvaluator: ServerTrustEvaluating {
     private let validateHost: Bool
 
     /// Creates an evaluator; keys may come from certificates or from `sha256/<base64>` pins.
-    public init(keys: [PublicKey] = Bundle.main.afPublicKeys,
+    public init(keys: [PublicKey] = Bundle.main.af.publicKeys,
                 performDefaultValidation: Bool = true,
                 validateHost: Bool = true) {
         self.keys = keys

@@ -59,4 +59,24 @@ struct CertificateTests {
         let leaf = try Certificate(pemEncoded: String(contentsOfFile: pem, encoding: .utf8))
         #expect(leaf.publicKey?.pin == "sha256/" + expected)
     }
+
+    @Test func aBundlesCertificatesAndKeysAsAlamofireReadsThem() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("af-bundle-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let valid = matrixDirectory.appendingPathComponent("valid.pem")
+        let leaf = try Certificate(pemEncoded: String(contentsOf: valid, encoding: .utf8))
+        try FileManager.default.copyItem(at: valid, to: directory.appendingPathComponent("leaf.pem"))
+        let other = try Certificate(pemEncoded: String(contentsOf: matrixDirectory.appendingPathComponent("self-signed.pem"),
+                                                       encoding: .utf8))
+        try other.derData.write(to: directory.appendingPathComponent("other.der"))
+        try Data("not a certificate".utf8).write(to: directory.appendingPathComponent("notes.crt"))
+        try Data("ignored".utf8).write(to: directory.appendingPathComponent("readme.txt"))
+
+        let bundle = try #require(Bundle(path: directory.path))
+        #expect(Set(bundle.af.certificates) == [leaf, other])
+        #expect(Set(bundle.af.publicKeys) == Set([leaf.publicKey, other.publicKey].compactMap { $0 }))
+        let paths = bundle.af.paths(forResourcesOfTypes: [".pem", "der", ".crt"]).map { URL(fileURLWithPath: $0).lastPathComponent }
+        #expect(Set(paths) == ["leaf.pem", "other.der", "notes.crt"])
+    }
 }
