@@ -10,19 +10,21 @@ import FoundationNetworking
 /// failure, it does not retry (the failure has another cause). Other errors are left to the next retrier: compose it with a
 /// `RetryPolicy` in an `Interceptor`.
 public final class OfflineRetrier: RequestInterceptor, @unchecked Sendable {
-    /// How long a request waits for the network by default.
-    public static let defaultMaximumWait: DispatchTimeInterval = .seconds(5)
+    /// How long a request waits for the network by default: 5 seconds.
+    public static let defaultWait: DispatchTimeInterval = .seconds(5)
 
-    /// The URL error codes that mean "the network is not there".
-    public static let offlineErrorCodes: Set<URLError.Code> = [
+    /// The URL error codes that mean "the network is not there". Wider than Alamofire's
+    /// (`.notConnectedToInternet` only): on Linux, libcurl reports a missing network as a host
+    /// that cannot be found or reached, or a lost connection.
+    public static let defaultURLErrorOfflineCodes: Set<URLError.Code> = [
         .notConnectedToInternet, .networkConnectionLost, .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed,
     ]
 
-    /// Whether `error` (an `AFError` wrapping a `URLError`, or a `URLError`) is a connectivity one.
-    public static func isOfflineError(_ error: any Error) -> Bool {
+    /// Whether an error (an `AFError` wrapping a `URLError`, or a `URLError`) is a connectivity one.
+    public static let defaultIsOfflineError: @Sendable (_ error: any Error) -> Bool = { error in
         let underlying = (error as? AFError)?.underlyingError ?? error
         guard let urlError = underlying as? URLError else { return false }
-        return offlineErrorCodes.contains(urlError.code)
+        return defaultURLErrorOfflineCodes.contains(urlError.code)
     }
 
     private struct Waiters {
@@ -30,16 +32,16 @@ public final class OfflineRetrier: RequestInterceptor, @unchecked Sendable {
         var waiting: [Int: @Sendable (RetryResult) -> Void] = [:]
     }
 
-    private let monitor: NetworkReachabilityManager
+    private let monitor: NetworkReachabilityManager?
     private let maximumWait: DispatchTimeInterval
     private let isOfflineError: @Sendable (any Error) -> Bool
     private let waiters = Protected(Waiters())
     private let queue = DispatchQueue(label: "org.alamofire.offlineRetrier")
 
     /// Creates a retrier that asks `monitor` (by default any route) whether the network is back.
-    public init?(monitor: NetworkReachabilityManager? = .default, maximumWait: DispatchTimeInterval = defaultMaximumWait,
-                 isOfflineError: @escaping @Sendable (any Error) -> Bool = OfflineRetrier.isOfflineError) {
-        guard let monitor else { return nil }
+    /// Without a monitor (the kernel's routing information could not be read) it never retries.
+    public init(monitor: NetworkReachabilityManager? = .default, maximumWait: DispatchTimeInterval = OfflineRetrier.defaultWait,
+                isOfflineError: @escaping @Sendable (_ error: any Error) -> Bool = OfflineRetrier.defaultIsOfflineError) {
         self.monitor = monitor
         self.maximumWait = maximumWait
         self.isOfflineError = isOfflineError
@@ -47,11 +49,11 @@ public final class OfflineRetrier: RequestInterceptor, @unchecked Sendable {
 
     public func retry(_ request: Request, for session: Session, dueTo error: any Error,
                       completion: @escaping @Sendable (RetryResult) -> Void) {
-        guard isOfflineError(error) else { return completion(.doNotRetry) }
+        guard let monitor, isOfflineError(error) else { return completion(.doNotRetry) }
         queue.async {
             // The network is there: the failure was not for want of it (a refused connection, a
             // name that does not exist), and waiting would only repeat it.
-            if case .reachable = self.monitor.status { return completion(.doNotRetry) }
+            if case .reachable = monitor.status { return completion(.doNotRetry) }
             let id = self.waiters.withLock { waiters -> Int in
                 waiters.next += 1
                 waiters.waiting[waiters.next] = completion
@@ -67,6 +69,7 @@ public final class OfflineRetrier: RequestInterceptor, @unchecked Sendable {
 
     private func listenWhileWaiting() {
         let waiting = waiters.withLock { !$0.waiting.isEmpty }
+        guard let monitor else { return }
         if waiting, !isListening {
             // The listener hears the current status first: a network already back retries at once.
             isListening = monitor.startListening(onQueue: queue) { [weak self] status in
@@ -89,5 +92,16 @@ public final class OfflineRetrier: RequestInterceptor, @unchecked Sendable {
         }
         if empty { queue.async { self.listenWhileWaiting() } }
         released.forEach { $0(result) }
+    }
+}
+
+extension RequestInterceptor where Self == OfflineRetrier {
+    /// An `OfflineRetrier` with the given monitor, wait and error predicate.
+    public static func offlineRetrier(
+        monitor: NetworkReachabilityManager? = .default,
+        maximumWait: DispatchTimeInterval = OfflineRetrier.defaultWait,
+        isOfflineError: @escaping @Sendable (_ error: any Error) -> Bool = OfflineRetrier.defaultIsOfflineError
+    ) -> OfflineRetrier {
+        OfflineRetrier(monitor: monitor, maximumWait: maximumWait, isOfflineError: isOfflineError)
     }
 }

@@ -22,11 +22,10 @@ enum SessionFactory {
         }
         var retriers: [any RequestRetrier] = []
         if let seconds = invocation.waitForNetwork {
-            guard let offline = OfflineRetrier(monitor: NetworkReachabilityManager(host: host),
-                                               maximumWait: .milliseconds(Int(seconds * 1000))) else {
+            guard let monitor = NetworkReachabilityManager(host: host) else {
                 throw Failure(description: "--wait-for-network: the kernel's routing information (netlink) is not available")
             }
-            retriers.append(offline)
+            retriers.append(OfflineRetrier(monitor: monitor, maximumWait: .milliseconds(Int(seconds * 1000))))
         }
         if invocation.retries > 0 { retriers.append(RetryPolicy(retryLimit: UInt(invocation.retries))) }
         var trust: ServerTrustManager?

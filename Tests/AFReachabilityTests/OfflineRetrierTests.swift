@@ -71,11 +71,11 @@ extension InProcessMonitors {
                 (Session(configuration: URLSessionConfiguration.af.default), NetworkReachabilityManager(host: namespace.outerAddress))
             }
             let failed = Signal()
-            let retrier = try #require(OfflineRetrier(monitor: manager, maximumWait: .seconds(20)) { error in
-                let offline = OfflineRetrier.isOfflineError(error)
+            let retrier = OfflineRetrier(monitor: manager, maximumWait: .seconds(20)) { error in
+                let offline = OfflineRetrier.defaultIsOfflineError(error)
                 if offline { failed.fire() }
                 return offline
-            })
+            }
             let request = session.request("http://\(namespace.outerAddress):\(server.port)/hello.txt",
                                           interceptor: Interceptor(retriers: [retrier, RetryPolicy()]))
             let response = Task { await request.serializingString().response }
@@ -94,7 +94,7 @@ extension InProcessMonitors {
             let (session, manager) = namespace.enter {
                 (Session(configuration: URLSessionConfiguration.af.default), NetworkReachabilityManager(host: namespace.outerAddress))
             }
-            let retrier = try #require(OfflineRetrier(monitor: manager, maximumWait: .milliseconds(200)))
+            let retrier = OfflineRetrier.offlineRetrier(monitor: manager, maximumWait: .milliseconds(200))
             let response = await session.request("http://\(namespace.outerAddress):9/", interceptor: retrier)
                 .serializingData().response
             #expect(response.error?.underlyingError.flatMap { $0 as? URLError }?.code == .cannotConnectToHost)
@@ -102,10 +102,10 @@ extension InProcessMonitors {
         }
 
         @Test func otherErrorsAreLeftToTheNextRetrier() {
-            #expect(OfflineRetrier.isOfflineError(AFError.sessionTaskFailed(error: URLError(.notConnectedToInternet))))
-            #expect(OfflineRetrier.isOfflineError(URLError(.cannotFindHost)))
-            #expect(!OfflineRetrier.isOfflineError(URLError(.timedOut)))
-            #expect(!OfflineRetrier.isOfflineError(AFError.explicitlyCancelled))
+            #expect(OfflineRetrier.defaultIsOfflineError(AFError.sessionTaskFailed(error: URLError(.notConnectedToInternet))))
+            #expect(OfflineRetrier.defaultIsOfflineError(URLError(.cannotFindHost)))
+            #expect(!OfflineRetrier.defaultIsOfflineError(URLError(.timedOut)))
+            #expect(!OfflineRetrier.defaultIsOfflineError(AFError.explicitlyCancelled))
         }
     }
 
@@ -114,7 +114,7 @@ extension InProcessMonitors {
         @Test func aRefusedConnectionWithTheNetworkUpIsNotRetried() async throws {
             let manager = try #require(NetworkReachabilityManager(host: "127.0.0.1"))
             // A wait this long would trip the time limit: the request must end without it.
-            let retrier = try #require(OfflineRetrier(monitor: manager, maximumWait: .seconds(120)))
+            let retrier = OfflineRetrier(monitor: manager, maximumWait: .seconds(120))
             let session = Session(configuration: URLSessionConfiguration.af.default)
             let request = session.request("http://127.0.0.1:9/", interceptor: retrier)
             let response = await request.serializingData().response
