@@ -12,26 +12,9 @@ import Foundation
 /// engine thread: a handshake that needs one is closed and retried once the answer is in.
 public final class RevocationTrustEvaluator: ServerTrustEvaluating {
     /// How revocation is checked.
-    public struct Options: OptionSet, Sendable {
-        public let rawValue: UInt
-
-        public init(rawValue: UInt) {
-            self.rawValue = rawValue
-        }
-
-        /// Certificate revocation lists, from each certificate's distribution points.
-        public static let crl = Options(rawValue: 1 << 0)
-        /// OCSP: the server's stapled answer, else the certificate's responder.
-        public static let ocsp = Options(rawValue: 1 << 1)
-        /// Ask CRLs first, then OCSP (by default OCSP comes first).
-        public static let preferCRL = Options(rawValue: 1 << 2)
-        /// Fail unless every certificate gets a positive answer.
-        public static let requirePositiveResponse = Options(rawValue: 1 << 3)
-        /// Use only stapled answers and what was fetched before; fetch nothing.
-        public static let networkAccessDisabled = Options(rawValue: 1 << 4)
-        /// CRLs and OCSP.
-        public static let any: Options = [.crl, .ocsp]
-    }
+    /// How revocation is checked (`RevocationCheckOptions`, in AFCore so that
+    /// `AFError`'s `revocationCheckFailed(output:options:)` can carry it).
+    public typealias Options = RevocationCheckOptions
 
     private let performDefaultValidation: Bool
     private let validateHost: Bool
@@ -88,6 +71,6 @@ public final class RevocationTrustEvaluator: ServerTrustEvaluating {
     }
 
     private func failure(_ trust: ServerTrust, _ host: String, _ detail: String) -> AFError {
-        .serverTrustEvaluationFailed(reason: .revocationCheckFailed(output: .init(host: host, trust: trust, detail: detail)))
+        .serverTrustEvaluationFailed(reason: .revocationCheckFailed(output: .init(host: host, trust: trust, detail: detail), options: options))
     }
 }

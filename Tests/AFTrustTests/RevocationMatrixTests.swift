@@ -13,7 +13,7 @@ import Testing
 
     /// The detail of a revocation failure, or nil (recording an issue) for anything else.
     private func revocationDetail(_ error: AFError?, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
-        guard case let .serverTrustEvaluationFailed(.revocationCheckFailed(output)) = error else {
+        guard case let .serverTrustEvaluationFailed(.revocationCheckFailed(output, _)) = error else {
             Issue.record("expected revocationCheckFailed, got \(String(describing: error))", sourceLocation: sourceLocation)
             return nil
         }

@@ -162,7 +162,7 @@ extension AFError.ServerTrustFailureReason {
             "Default evaluation failed for host \(output.host): \(output.detail)"
         case let .hostValidationFailed(output):
             "Host validation failed for host \(output.host): \(output.detail)"
-        case let .revocationCheckFailed(output):
+        case let .revocationCheckFailed(output, _):
             "Revocation check failed for host \(output.host): \(output.detail)"
         case let .certificatePinningFailed(host, _, _, _):
             "Certificate pinning failed for host \(host)."

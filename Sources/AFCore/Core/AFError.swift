@@ -61,7 +61,7 @@ public enum AFError: Error, Sendable {
         /// The leaf certificate is not valid for the host.
         case hostValidationFailed(output: Output)
         /// A certificate of the chain is revoked, or its status could not be established.
-        case revocationCheckFailed(output: Output)
+        case revocationCheckFailed(output: Output, options: RevocationCheckOptions)
         /// No certificate of the chain is one of the pinned certificates (DER).
         case certificatePinningFailed(host: String, trust: ServerTrust, pinnedCertificates: [Data], serverCertificates: [Data])
         /// No public key of the chain is one of the pinned keys (DER SubjectPublicKeyInfo).
