@@ -72,7 +72,8 @@ let package = Package(
                     swiftSettings: strict),
         // Runs the built `af` tool (the dependency makes sure it is built first).
         // Code written for Alamofire, compiled unchanged against AFCore's public API.
-        .testTarget(name: "AlamofireCodeTests", dependencies: ["AFCore", "AFTestSupport"], swiftSettings: strict),
+        .testTarget(name: "AlamofireCodeTests",
+                    dependencies: ["AFCore", "AFTrust", "AFMultipart", "AFReachability", "AFTestSupport"], swiftSettings: strict),
         .testTarget(name: "AFCLITests", dependencies: ["af", "AFTestSupport"], swiftSettings: strict),
         .testTarget(name: "AFReachabilityTests", dependencies: ["AFReachability", "CNetlink", "AFTestSupport"], swiftSettings: strict),
     ],

@@ -40,12 +40,13 @@ extension Session {
                        method: HTTPMethod = .post,
                        headers: HTTPHeaders? = nil,
                        interceptor: (any RequestInterceptor)? = nil,
+                       shouldAutomaticallyResume: Bool? = nil,
                        fileManager: FileManager = .default,
                        requestModifier: RequestModifier? = nil) -> UploadRequest {
         let request = RequestConvertible(url: url, method: method, parameters: nil, encoding: URLEncoding.default,
                                          headers: headers, requestModifier: requestModifier)
         return upload(multipartFormData: multipartFormData, with: request, usingThreshold: encodingMemoryThreshold,
-                      interceptor: interceptor, fileManager: fileManager)
+                      interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume, fileManager: fileManager)
     }
 
     /// Uploads a ready form with a prebuilt request.
@@ -53,9 +54,11 @@ extension Session {
                        with request: any URLRequestConvertible,
                        usingThreshold encodingMemoryThreshold: UInt64 = MultipartFormData.encodingMemoryThreshold,
                        interceptor: (any RequestInterceptor)? = nil,
+                       shouldAutomaticallyResume: Bool? = nil,
                        fileManager: FileManager = .default) -> UploadRequest {
         let upload = MultipartUpload(form: multipartFormData, build: nil, request: request,
                                      threshold: encodingMemoryThreshold, fileManager: fileManager)
-        return self.upload(upload, interceptor: interceptor, fileManager: fileManager)
+        return self.upload(upload, interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume,
+                           fileManager: fileManager)
     }
 }

@@ -13,7 +13,7 @@ package func makeSession(configuration: URLSessionConfiguration = URLSessionConf
                          serverTrustManager: ServerTrustManager? = nil,
                          redirectHandler: (any RedirectHandler)? = nil,
                          cachedResponseHandler: (any CachedResponseHandler)? = nil,
-                         eventMonitors: [any EventMonitor] = [AlamofireNotifications()],
+                         eventMonitors: [any EventMonitor] = [],
                          decompressionLimit: DecompressionLimit? = .default) -> Session {
     _ = TestServers.shared
     return Session(configuration: configuration,

@@ -41,8 +41,12 @@ open class Session: @unchecked Sendable {
     /// Chooses the trust evaluator of each host (AFTrust's `ServerTrustManager`); nil leaves
     /// every host to OpenSSL's default verification.
     public let serverTrustManager: ServerTrustManager?
-    /// Every monitor of the session, as one.
+    /// Every monitor of the session, as one: `defaultEventMonitors`, then those given.
     public let eventMonitor: CompositeEventMonitor
+    /// The monitors every Session has: `AlamofireNotifications`.
+    public let defaultEventMonitors: [any EventMonitor] = [AlamofireNotifications()]
+    /// Kept for Alamofire's API; its `FileManager` moves downloaded files.
+    public let delegate: SessionDelegate
     /// Which HTTP versions the session's requests may speak.
     public var httpVersionPolicy: HTTPVersionPolicy { taskConfiguration.httpVersion }
     /// How far content-coded responses may expand as they are decoded; nil: no limit.
@@ -67,6 +71,7 @@ open class Session: @unchecked Sendable {
 
     /// Creates a session.
     public convenience init(configuration: URLSessionConfiguration = URLSessionConfiguration.af.default,
+                            delegate: SessionDelegate = SessionDelegate(),
                             rootQueue: DispatchQueue = DispatchQueue(label: "org.alamofire.session.rootQueue"),
                             startRequestsImmediately: Bool = true,
                             requestSetup: RequestSetup = .lazy,
@@ -76,10 +81,10 @@ open class Session: @unchecked Sendable {
                             serverTrustManager: ServerTrustManager? = nil,
                             redirectHandler: (any RedirectHandler)? = nil,
                             cachedResponseHandler: (any CachedResponseHandler)? = nil,
-                            eventMonitors: [any EventMonitor] = [AlamofireNotifications()],
+                            eventMonitors: [any EventMonitor] = [],
                             httpVersionPolicy: HTTPVersionPolicy = .automatic,
                             decompressionLimit: DecompressionLimit? = .default) {
-        self.init(configuration: configuration, rootQueue: rootQueue,
+        self.init(configuration: configuration, delegate: delegate, rootQueue: rootQueue,
                   startRequestsImmediately: startRequestsImmediately, requestSetup: requestSetup,
                   requestQueue: requestQueue, serializationQueue: serializationQueue,
                   interceptor: interceptor, serverTrustManager: serverTrustManager, redirectHandler: redirectHandler,
@@ -88,8 +93,31 @@ open class Session: @unchecked Sendable {
                   environment: ProcessInfo.processInfo.environment)
     }
 
+    /// Creates a session from `session`'s configuration, as Alamofire's does from the session
+    /// itself. `session` is what `session` returns; AF's engine does not use it.
+    public convenience init(session: URLSession,
+                            delegate: SessionDelegate,
+                            rootQueue: DispatchQueue,
+                            startRequestsImmediately: Bool = true,
+                            requestQueue: DispatchQueue? = nil,
+                            serializationQueue: DispatchQueue? = nil,
+                            interceptor: (any RequestInterceptor)? = nil,
+                            serverTrustManager: ServerTrustManager? = nil,
+                            redirectHandler: (any RedirectHandler)? = nil,
+                            cachedResponseHandler: (any CachedResponseHandler)? = nil,
+                            eventMonitors: [any EventMonitor] = []) {
+        self.init(configuration: session.configuration, delegate: delegate, rootQueue: rootQueue,
+                  startRequestsImmediately: startRequestsImmediately, requestQueue: requestQueue,
+                  serializationQueue: serializationQueue, interceptor: interceptor,
+                  serverTrustManager: serverTrustManager, redirectHandler: redirectHandler,
+                  cachedResponseHandler: cachedResponseHandler, eventMonitors: eventMonitors,
+                  environment: ProcessInfo.processInfo.environment)
+        urlSession.withLock { $0 = session }
+    }
+
     /// Creates a session reading CA and proxy settings from `environment`.
     init(configuration: URLSessionConfiguration,
+         delegate: SessionDelegate = SessionDelegate(),
          rootQueue: DispatchQueue,
          startRequestsImmediately: Bool = true,
          requestSetup: RequestSetup = .lazy,
@@ -99,10 +127,11 @@ open class Session: @unchecked Sendable {
          serverTrustManager: ServerTrustManager? = nil,
          redirectHandler: (any RedirectHandler)? = nil,
          cachedResponseHandler: (any CachedResponseHandler)? = nil,
-         eventMonitors: [any EventMonitor] = [AlamofireNotifications()],
+         eventMonitors: [any EventMonitor] = [],
          httpVersionPolicy: HTTPVersionPolicy = .automatic,
          decompressionLimit: DecompressionLimit? = .default,
          environment: [String: String]) {
+        self.delegate = delegate
         let serialRootQueue = rootQueue === DispatchQueue.main
             ? rootQueue
             : DispatchQueue(label: rootQueue.label, target: rootQueue)
@@ -124,7 +153,7 @@ open class Session: @unchecked Sendable {
         self.serverTrustManager = serverTrustManager
         eventMonitor = CompositeEventMonitor(queue: DispatchQueue(label: "\(rootQueue.label).eventMonitor",
                                                                   target: serialRootQueue),
-                                             monitors: eventMonitors)
+                                             monitors: defaultEventMonitors + eventMonitors)
         var taskConfiguration = TaskConfiguration(configuration, environment: environment)
         taskConfiguration.serverTrustManager = serverTrustManager
         taskConfiguration.httpVersion = httpVersionPolicy

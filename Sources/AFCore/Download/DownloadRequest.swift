@@ -156,7 +156,7 @@ public final class DownloadRequest: Request, @unchecked Sendable {
         let (destinationURL, options) = destination(bodyFile, response.httpResponse)
         emit { $0.request(self, didCreateDestinationURL: destinationURL) }
         do {
-            try Self.move(bodyFile, to: destinationURL, options: options)
+            try Self.move(bodyFile, to: destinationURL, options: options, using: session?.delegate.fileManager ?? .default)
             didFinishDownloading(result, .success(destinationURL), resumePoint: keptPoint)
         } catch {
             Self.removeTemporaryFile(bodyFile)
@@ -195,8 +195,7 @@ public final class DownloadRequest: Request, @unchecked Sendable {
         handler?(nil)
     }
 
-    static func move(_ source: URL, to destination: URL, options: Options) throws {
-        let fileManager = FileManager.default
+    static func move(_ source: URL, to destination: URL, options: Options, using fileManager: FileManager) throws {
         if options.contains(.createIntermediateDirectories) {
             try fileManager.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
         }
