@@ -38,7 +38,7 @@ let package = Package(
             name: "CCurlShim",
             dependencies: ["CCurl"],
             cSettings: [.enableWarning("all"), .treatAllWarnings(as: .error)],
-            linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]
+            linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto"), .linkedLibrary("z")]
         ),
         .target(name: "AFCore", dependencies: ["CCurlShim"], swiftSettings: strict),
         .target(name: "AFAuth", dependencies: ["AFCore"], swiftSettings: strict),

@@ -3,7 +3,7 @@
 # nghttp2, SQLite (AFCache), nginx, openssl, and httpbin + gunicorn from PyPI. Safe to run again.
 set -euo pipefail
 
-packages=(libcurl4-openssl-dev libnghttp2-dev libssl-dev libsqlite3-dev pkg-config nginx-light openssl iproute2)
+packages=(libcurl4-openssl-dev libnghttp2-dev libssl-dev zlib1g-dev libsqlite3-dev pkg-config nginx-light openssl iproute2)
 command -v python3 >/dev/null 2>&1 || packages+=(python3 python3-pip)
 missing=()
 for package in "${packages[@]}"; do

@@ -7,6 +7,7 @@
 #include <curl/curl.h>
 #include "CCurlShimTrust.h"
 #include "CCurlShimRevocation.h"
+#include "CCurlShimDeflate.h"
 
 #pragma clang assume_nonnull begin
 
