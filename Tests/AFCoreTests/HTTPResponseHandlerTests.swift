@@ -89,4 +89,28 @@ import Testing
         #expect(completion.value?.error?.isExplicitlyCancelledError == true)
         #expect(chunks.value == 0)
     }
+
+    @Test func theAsyncFormsDecideAfterAwaiting() async throws {
+        let session = makeSession()
+        let cancelled = await session.request(Server.http("/static/1mb.bin"))
+            .onHTTPResponse { (response: HTTPURLResponse) async -> Request.ResponseDisposition in
+                await Task.yield()
+                return response.statusCode == 200 ? .cancel : .allow
+            }
+            .serializingData().response
+        #expect(cancelled.error?.isExplicitlyCancelledError == true)
+        let seen = Protected<[Int]>([])
+        let data = try await session.request(Server.http("/bench.json"))
+            .onHTTPResponse { (response: HTTPURLResponse) async in seen.withLock { $0.append(response.statusCode) } }
+            .serializingData().value
+        #expect(data.count == 17 && seen.value == [200])
+    }
+
+    @Test func theProgressHandlersCanBeRead() {
+        let session = makeSession()
+        let queue = DispatchQueue(label: "test.progress")
+        let request = session.request(Server.http("/bench.json")).downloadProgress(queue: queue) { _ in }
+        #expect(request.downloadProgressHandler?.queue === queue && request.uploadProgressHandler == nil)
+        request.cancel()
+    }
 }

@@ -136,3 +136,16 @@ struct CommaSeparatedSerializer: ResponseSerializer {
         return text.split(separator: ",").map(String.init)
     }
 }
+
+/// A SessionDelegate subclass overriding URLSession delegate methods, as Alamofire code may have
+/// (AF's engine never calls them; the subclass must compile).
+final class AuditingSessionDelegate: SessionDelegate, @unchecked Sendable {
+    override func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        super.urlSession(session, task: task, didCompleteWithError: error)
+    }
+
+    override func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                             newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        completionHandler(nil)
+    }
+}

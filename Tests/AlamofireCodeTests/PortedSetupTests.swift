@@ -43,7 +43,7 @@ import Testing
     @Test func aSessionMadeFromAURLSessionHandsItBack() async throws {
         _ = TestServers.shared
         let urlSession = URLSession(configuration: .af.default)
-        let session = Session(session: urlSession, delegate: SessionDelegate(), rootQueue: DispatchQueue(label: "ported.root2"))
+        let session = Session(session: urlSession, delegate: AuditingSessionDelegate(), rootQueue: DispatchQueue(label: "ported.root2"))
         #expect(session.session === urlSession)
         #expect(try await session.request(Server.http("/bench.json")).serializingData().value.count == 17)
     }

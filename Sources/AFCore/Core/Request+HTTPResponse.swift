@@ -92,3 +92,46 @@ extension DataStreamRequest {
         return self
     }
 }
+
+// The async forms: the handler runs in a task of its own; the body waits until it returns.
+extension DataRequest {
+    /// Calls `handler` with each final response head; the body waits for its disposition.
+    @_disfavoredOverload
+    @discardableResult
+    public func onHTTPResponse(perform handler: @escaping @Sendable (_ response: HTTPURLResponse) async -> ResponseDisposition) -> Self {
+        setHTTPResponseHandler(on: underlyingQueue, holdsBody: true) { response, completionHandler in
+            Task { completionHandler(await handler(response)) }
+        }
+        return self
+    }
+
+    /// Calls `handler` with each final response head; the body waits until it returns.
+    @discardableResult
+    public func onHTTPResponse(perform handler: @escaping @Sendable (_ response: HTTPURLResponse) async -> Void) -> Self {
+        onHTTPResponse { response -> ResponseDisposition in
+            await handler(response)
+            return .allow
+        }
+    }
+}
+
+extension DataStreamRequest {
+    /// Calls `handler` with each final response head; the stream waits for its disposition.
+    @_disfavoredOverload
+    @discardableResult
+    public func onHTTPResponse(perform handler: @escaping @Sendable (_ response: HTTPURLResponse) async -> ResponseDisposition) -> Self {
+        setHTTPResponseHandler(on: underlyingQueue, holdsBody: true) { response, completionHandler in
+            Task { completionHandler(await handler(response)) }
+        }
+        return self
+    }
+
+    /// Calls `handler` with each final response head; the stream waits until it returns.
+    @discardableResult
+    public func onHTTPResponse(perform handler: @escaping @Sendable (_ response: HTTPURLResponse) async -> Void) -> Self {
+        onHTTPResponse { response -> ResponseDisposition in
+            await handler(response)
+            return .allow
+        }
+    }
+}

@@ -7,6 +7,16 @@ extension Request {
     /// Called with the request's upload or download progress.
     public typealias ProgressHandler = @Sendable (Progress) -> Void
 
+    /// The closure `uploadProgress(queue:closure:)` set, and its queue.
+    public var uploadProgressHandler: (handler: ProgressHandler, queue: DispatchQueue)? {
+        mutableState.withLock { $0.uploadProgressHandler }.map { ($0.handler, $0.queue) }
+    }
+
+    /// The closure `downloadProgress(queue:closure:)` set, and its queue.
+    public var downloadProgressHandler: (handler: ProgressHandler, queue: DispatchQueue)? {
+        mutableState.withLock { $0.downloadProgressHandler }.map { ($0.handler, $0.queue) }
+    }
+
     /// Calls `closure` on `queue` as the request body goes out; the last closure set is used.
     @discardableResult
     public func uploadProgress(queue: DispatchQueue = .main, closure: @escaping ProgressHandler) -> Self {

@@ -99,6 +99,7 @@ open class Session: @unchecked Sendable {
                             delegate: SessionDelegate,
                             rootQueue: DispatchQueue,
                             startRequestsImmediately: Bool = true,
+                            requestSetup: RequestSetup = .lazy,
                             requestQueue: DispatchQueue? = nil,
                             serializationQueue: DispatchQueue? = nil,
                             interceptor: (any RequestInterceptor)? = nil,
@@ -107,7 +108,7 @@ open class Session: @unchecked Sendable {
                             cachedResponseHandler: (any CachedResponseHandler)? = nil,
                             eventMonitors: [any EventMonitor] = []) {
         self.init(configuration: session.configuration, delegate: delegate, rootQueue: rootQueue,
-                  startRequestsImmediately: startRequestsImmediately, requestQueue: requestQueue,
+                  startRequestsImmediately: startRequestsImmediately, requestSetup: requestSetup, requestQueue: requestQueue,
                   serializationQueue: serializationQueue, interceptor: interceptor,
                   serverTrustManager: serverTrustManager, redirectHandler: redirectHandler,
                   cachedResponseHandler: cachedResponseHandler, eventMonitors: eventMonitors,

@@ -1,7 +1,13 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Alamofire's `SessionDelegate`, kept for source compatibility: AF's engine, not a URLSession
-/// delegate, runs the requests. Its `FileManager` moves downloaded files to their destination.
+/// delegate, runs the requests, and its events reach `EventMonitor`s directly. Its `FileManager`
+/// moves downloaded files to their destination. The URLSession delegate methods below are never
+/// called by AF; they exist so that subclasses written for Alamofire compile, and they answer as
+/// a plain delegate would if the object is given to a `URLSession`.
 open class SessionDelegate: NSObject, @unchecked Sendable {
     let fileManager: FileManager
 
@@ -9,4 +15,52 @@ open class SessionDelegate: NSObject, @unchecked Sendable {
     public init(fileManager: FileManager = .default) {
         self.fileManager = fileManager
     }
+
+    open func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {}
+
+    open func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+                         completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        completionHandler(.performDefaultHandling, nil)
+    }
+
+    open func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
+                         totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {}
+
+    open func urlSession(_ session: URLSession, task: URLSessionTask,
+                         needNewBodyStream completionHandler: @escaping (InputStream?) -> Void) {
+        completionHandler(nil)
+    }
+
+    open func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        completionHandler(request)
+    }
+
+    open func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {}
+
+    open func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {}
+
+    open func urlSession(_ session: URLSession, taskIsWaitingForConnectivity task: URLSessionTask) {}
+
+    open func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        completionHandler(.allow)
+    }
+
+    open func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {}
+
+    open func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, willCacheResponse proposedResponse: CachedURLResponse,
+                         completionHandler: @escaping (CachedURLResponse?) -> Void) {
+        completionHandler(proposedResponse)
+    }
+
+    open func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didResumeAtOffset fileOffset: Int64,
+                         expectedTotalBytes: Int64) {}
+
+    open func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
+                         totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64) {}
+
+    open func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {}
 }
+
+extension SessionDelegate: URLSessionDelegate, URLSessionTaskDelegate, URLSessionDataDelegate, URLSessionDownloadDelegate {}

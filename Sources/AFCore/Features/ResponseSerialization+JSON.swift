@@ -36,9 +36,24 @@ public final class JSONResponseSerializer: Sendable {
         try serializer.serialize(request: request, response: response, data: data, error: error).value
     }
 
+    /// The JSON object of the downloaded file's content.
+    public func serializeDownload(request: URLRequest?, response: HTTPURLResponse?, fileURL: URL?, error: (any Error)?) throws -> Any {
+        try serializer.serializeDownload(request: request, response: response, fileURL: fileURL, error: error).value
+    }
+
     /// Whether an empty body is acceptable for this request and response.
     public func emptyResponseAllowed(forRequest request: URLRequest?, response: HTTPURLResponse?) -> Bool {
         serializer.emptyResponseAllowed(forRequest: request, response: response)
+    }
+
+    /// Whether the request's method allows an empty response (`nil` without a request).
+    public func requestAllowsEmptyResponseData(_ request: URLRequest?) -> Bool? {
+        serializer.requestAllowsEmptyResponseData(request)
+    }
+
+    /// Whether the response's status allows an empty response (`nil` without a response).
+    public func responseAllowsEmptyResponseData(_ response: HTTPURLResponse?) -> Bool? {
+        serializer.responseAllowsEmptyResponseData(response)
     }
 }
 
