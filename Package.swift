@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "AFMultipart", targets: ["AFMultipart"]),
         .library(name: "AFReachability", targets: ["AFReachability"]),
         .executable(name: "af", targets: ["af"]),
+        // Alamofire's Combine publishers over OpenCombine; nothing else depends on it.
+        .library(name: "AFCombine", targets: ["AFCombine"]),
         // First-party plugins, built only on AFCore's public API.
         .library(name: "AFLogging", targets: ["AFLogging"]),
         .library(name: "AFMetrics", targets: ["AFMetrics"]),
@@ -22,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     ],
     targets: [
         .systemLibrary(
@@ -47,6 +50,8 @@ let package = Package(
         .target(name: "AFMultipart", dependencies: ["AFCore"], swiftSettings: strict),
         .target(name: "CNetlink", cSettings: [.enableWarning("all"), .treatAllWarnings(as: .error)]),
         .target(name: "AFReachability", dependencies: ["AFCore", "CNetlink"], swiftSettings: strict),
+        .target(name: "AFCombine", dependencies: ["AFCore", .product(name: "OpenCombine", package: "OpenCombine")],
+                swiftSettings: strict),
         .executableTarget(name: "af", dependencies: ["AFCore", "AFTrust", "AFCache", "AFMultipart", "AFReachability"],
                           swiftSettings: strict),
         .target(name: "AFLogging", dependencies: ["AFCore", .product(name: "Logging", package: "swift-log")],
@@ -74,6 +79,7 @@ let package = Package(
         // Code written for Alamofire, compiled unchanged against AFCore's public API.
         .testTarget(name: "AlamofireCodeTests",
                     dependencies: ["AFCore", "AFTrust", "AFMultipart", "AFReachability", "AFTestSupport"], swiftSettings: strict),
+        .testTarget(name: "AFCombineTests", dependencies: ["AFCombine", "AFTestSupport"], swiftSettings: strict),
         .testTarget(name: "AFCLITests", dependencies: ["af", "AFTestSupport"], swiftSettings: strict),
         .testTarget(name: "AFReachabilityTests", dependencies: ["AFReachability", "CNetlink", "AFTestSupport"], swiftSettings: strict),
     ],

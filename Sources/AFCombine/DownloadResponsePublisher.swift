@@ -1,0 +1,113 @@
+import AFCore
+import Foundation
+import OpenCombine
+
+/// Publishes the response of a `DownloadRequest`, serialized, once; cancelling cancels the
+/// request.
+public struct DownloadResponsePublisher<Value: Sendable>: Publisher {
+    public typealias Output = DownloadResponse<Value, AFError>
+    public typealias Failure = Never
+
+    private let request: DownloadRequest
+    private let addHandler: @Sendable (@escaping @Sendable (Output) -> Void) -> Void
+
+    /// A publisher of `request`'s response serialized by `serializer`, delivered on `queue`.
+    public init<Serializer: ResponseSerializer>(_ request: DownloadRequest, queue: DispatchQueue, serializer: Serializer)
+        where Value == Serializer.SerializedObject {
+        self.request = request
+        addHandler = { request.response(queue: queue, responseSerializer: serializer, completionHandler: $0) }
+    }
+
+    /// A publisher of `request`'s response serialized by `serializer`, delivered on `queue`.
+    public init<Serializer: DownloadResponseSerializerProtocol>(_ request: DownloadRequest, queue: DispatchQueue,
+                                                                serializer: Serializer)
+        where Value == Serializer.SerializedObject {
+        self.request = request
+        addHandler = { request.response(queue: queue, responseSerializer: serializer, completionHandler: $0) }
+    }
+
+    /// Only the response's result.
+    public func result() -> AnyPublisher<Result<Value, AFError>, Never> {
+        map(\.result).eraseToAnyPublisher()
+    }
+
+    /// The value, or the error as the publisher's failure.
+    public func value() -> AnyPublisher<Value, AFError> {
+        setFailureType(to: AFError.self).flatMap(\.result.publisher).eraseToAnyPublisher()
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+        let addHandler = addHandler
+        subscriber.receive(subscription: RequestSubscription(request: request, downstream: subscriber) { deliver in
+            addHandler { deliver($0, true) }
+        })
+    }
+}
+
+extension DownloadResponsePublisher where Value == URL? {
+    /// A publisher of `request`'s unserialized response (the file's URL), delivered on `queue`.
+    public init(_ request: DownloadRequest, queue: DispatchQueue) {
+        self.request = request
+        addHandler = { request.response(queue: queue, completionHandler: $0) }
+    }
+}
+
+extension DownloadRequest {
+    /// Publishes the response serialized by `serializer`.
+    public func publishResponse<Serializer: ResponseSerializer, T>(using serializer: Serializer, on queue: DispatchQueue = .main)
+        -> DownloadResponsePublisher<T> where Serializer.SerializedObject == T {
+        DownloadResponsePublisher(self, queue: queue, serializer: serializer)
+    }
+
+    /// Publishes the response serialized by `serializer`.
+    public func publishResponse<Serializer: DownloadResponseSerializerProtocol, T>(using serializer: Serializer,
+                                                                                  on queue: DispatchQueue = .main)
+        -> DownloadResponsePublisher<T> where Serializer.SerializedObject == T {
+        DownloadResponsePublisher(self, queue: queue, serializer: serializer)
+    }
+
+    /// Publishes the downloaded file's URL.
+    public func publishURL(queue: DispatchQueue = .main) -> DownloadResponsePublisher<URL> {
+        publishResponse(using: URLResponseSerializer(), on: queue)
+    }
+
+    /// Publishes the downloaded file's content as `Data`.
+    public func publishData(queue: DispatchQueue = .main,
+                            preprocessor: any DataPreprocessor = DataResponseSerializer.defaultDataPreprocessor,
+                            emptyResponseCodes: Set<Int> = DataResponseSerializer.defaultEmptyResponseCodes,
+                            emptyRequestMethods: Set<HTTPMethod> = DataResponseSerializer.defaultEmptyRequestMethods)
+        -> DownloadResponsePublisher<Data> {
+        publishResponse(using: DataResponseSerializer(dataPreprocessor: preprocessor, emptyResponseCodes: emptyResponseCodes,
+                                                      emptyRequestMethods: emptyRequestMethods), on: queue)
+    }
+
+    /// Publishes the downloaded file's content as a `String`.
+    public func publishString(queue: DispatchQueue = .main,
+                              preprocessor: any DataPreprocessor = StringResponseSerializer.defaultDataPreprocessor,
+                              encoding: String.Encoding? = nil,
+                              emptyResponseCodes: Set<Int> = StringResponseSerializer.defaultEmptyResponseCodes,
+                              emptyRequestMethods: Set<HTTPMethod> = StringResponseSerializer.defaultEmptyRequestMethods)
+        -> DownloadResponsePublisher<String> {
+        publishResponse(using: StringResponseSerializer(dataPreprocessor: preprocessor, encoding: encoding,
+                                                        emptyResponseCodes: emptyResponseCodes,
+                                                        emptyRequestMethods: emptyRequestMethods), on: queue)
+    }
+
+    /// Publishes the downloaded file's content decoded as `T`.
+    public func publishDecodable<T: Decodable & Sendable>(type: T.Type = T.self,
+                                                          queue: DispatchQueue = .main,
+                                                          preprocessor: any DataPreprocessor = DecodableResponseSerializer<T>.defaultDataPreprocessor,
+                                                          decoder: any DataDecoder = JSONDecoder(),
+                                                          emptyResponseCodes: Set<Int> = DecodableResponseSerializer<T>.defaultEmptyResponseCodes,
+                                                          emptyRequestMethods: Set<HTTPMethod> = DecodableResponseSerializer<T>.defaultEmptyRequestMethods)
+        -> DownloadResponsePublisher<T> {
+        publishResponse(using: DecodableResponseSerializer(dataPreprocessor: preprocessor, decoder: decoder,
+                                                           emptyResponseCodes: emptyResponseCodes,
+                                                           emptyRequestMethods: emptyRequestMethods), on: queue)
+    }
+
+    /// Publishes the response unserialized.
+    public func publishUnserialized(on queue: DispatchQueue = .main) -> DownloadResponsePublisher<URL?> {
+        DownloadResponsePublisher(self, queue: queue)
+    }
+}
