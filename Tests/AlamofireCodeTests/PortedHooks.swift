@@ -149,3 +149,23 @@ final class AuditingSessionDelegate: SessionDelegate, @unchecked Sendable {
         completionHandler(nil)
     }
 }
+
+/// A Session subclass that overrides a request method, as Alamofire's `open` methods allow.
+final class CountingSession: Session, @unchecked Sendable {
+    private let lock = NSLock()
+    private var made = 0
+
+    var requestsMade: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return made
+    }
+
+    override func request(_ convertible: any URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil,
+                          shouldAutomaticallyResume: Bool? = nil) -> DataRequest {
+        lock.lock()
+        made += 1
+        lock.unlock()
+        return super.request(convertible, interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume)
+    }
+}

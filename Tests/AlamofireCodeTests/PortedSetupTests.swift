@@ -76,4 +76,12 @@ import Testing
         upload.resume()
         #expect(await task.response.response?.statusCode == 200)
     }
+
+    @Test func aSubclassOverridesARequestMethod() async throws {
+        _ = TestServers.shared
+        let session = CountingSession(configuration: .af.default)
+        let url = try #require(URL(string: Server.http("/bench.json")))
+        _ = try await session.request(URLRequest(url: url)).serializingData().value
+        #expect(session.requestsMade == 1)
+    }
 }

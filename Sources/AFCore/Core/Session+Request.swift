@@ -50,43 +50,4 @@ extension Session {
         }
     }
 
-    /// A `DataRequest` for `convertible` with `Parameters` encoded by `encoding`.
-    public func request(_ convertible: any URLConvertible,
-                      method: HTTPMethod = .get,
-                      parameters: Parameters? = nil,
-                      encoding: any ParameterEncoding = URLEncoding.default,
-                      headers: HTTPHeaders? = nil,
-                      interceptor: (any RequestInterceptor)? = nil,
-                      shouldAutomaticallyResume: Bool? = nil,
-                      requestModifier: RequestModifier? = nil) -> DataRequest {
-        let convertible = RequestConvertible(url: convertible, method: method, parameters: parameters,
-                                             encoding: encoding, headers: headers, requestModifier: requestModifier)
-        return request(convertible, interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume)
-    }
-
-    /// A `DataRequest` for `convertible` with `Encodable` parameters encoded by `encoder`.
-    public func request<Parameters: Encodable & Sendable>(_ convertible: any URLConvertible,
-                                                        method: HTTPMethod = .get,
-                                                        parameters: Parameters? = nil,
-                                                        encoder: any ParameterEncoder = URLEncodedFormParameterEncoder.default,
-                                                        headers: HTTPHeaders? = nil,
-                                                        interceptor: (any RequestInterceptor)? = nil,
-                                                        shouldAutomaticallyResume: Bool? = nil,
-                                                        requestModifier: RequestModifier? = nil) -> DataRequest {
-        let convertible = RequestEncodableConvertible(url: convertible, method: method, parameters: parameters,
-                                                      encoder: encoder, headers: headers, requestModifier: requestModifier)
-        return request(convertible, interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume)
-    }
-
-    /// A `DataRequest` for a prebuilt request.
-    public func request(_ convertible: any URLRequestConvertible,
-                      interceptor: (any RequestInterceptor)? = nil,
-                      shouldAutomaticallyResume: Bool? = nil) -> DataRequest {
-        let request = DataRequest(convertible: convertible, underlyingQueue: rootQueue,
-                                  serializationQueue: serializationQueue, eventMonitor: eventMonitor,
-                                  interceptor: interceptor,
-                                  shouldAutomaticallyResume: shouldAutomaticallyResume, delegate: self)
-        perform(request)
-        return request
-    }
 }

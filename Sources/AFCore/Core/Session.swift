@@ -69,30 +69,6 @@ open class Session: @unchecked Sendable {
     let taskConfiguration: TaskConfiguration
     let activeRequests = Protected<Set<Request>>([])
 
-    /// Creates a session.
-    public convenience init(configuration: URLSessionConfiguration = URLSessionConfiguration.af.default,
-                            delegate: SessionDelegate = SessionDelegate(),
-                            rootQueue: DispatchQueue = DispatchQueue(label: "org.alamofire.session.rootQueue"),
-                            startRequestsImmediately: Bool = true,
-                            requestSetup: RequestSetup = .lazy,
-                            requestQueue: DispatchQueue? = nil,
-                            serializationQueue: DispatchQueue? = nil,
-                            interceptor: (any RequestInterceptor)? = nil,
-                            serverTrustManager: ServerTrustManager? = nil,
-                            redirectHandler: (any RedirectHandler)? = nil,
-                            cachedResponseHandler: (any CachedResponseHandler)? = nil,
-                            eventMonitors: [any EventMonitor] = [],
-                            httpVersionPolicy: HTTPVersionPolicy = .automatic,
-                            decompressionLimit: DecompressionLimit? = .default) {
-        self.init(configuration: configuration, delegate: delegate, rootQueue: rootQueue,
-                  startRequestsImmediately: startRequestsImmediately, requestSetup: requestSetup,
-                  requestQueue: requestQueue, serializationQueue: serializationQueue,
-                  interceptor: interceptor, serverTrustManager: serverTrustManager, redirectHandler: redirectHandler,
-                  cachedResponseHandler: cachedResponseHandler, eventMonitors: eventMonitors,
-                  httpVersionPolicy: httpVersionPolicy, decompressionLimit: decompressionLimit,
-                  environment: ProcessInfo.processInfo.environment)
-    }
-
     /// Creates a session from `session`'s configuration, as Alamofire's does from the session
     /// itself. `session` is what `session` returns; AF's engine does not use it.
     public convenience init(session: URLSession,
@@ -116,22 +92,23 @@ open class Session: @unchecked Sendable {
         urlSession.withLock { $0 = session }
     }
 
-    /// Creates a session reading CA and proxy settings from `environment`.
-    init(configuration: URLSessionConfiguration,
-         delegate: SessionDelegate = SessionDelegate(),
-         rootQueue: DispatchQueue,
-         startRequestsImmediately: Bool = true,
-         requestSetup: RequestSetup = .lazy,
-         requestQueue: DispatchQueue? = nil,
-         serializationQueue: DispatchQueue? = nil,
-         interceptor: (any RequestInterceptor)? = nil,
-         serverTrustManager: ServerTrustManager? = nil,
-         redirectHandler: (any RedirectHandler)? = nil,
-         cachedResponseHandler: (any CachedResponseHandler)? = nil,
-         eventMonitors: [any EventMonitor] = [],
-         httpVersionPolicy: HTTPVersionPolicy = .automatic,
-         decompressionLimit: DecompressionLimit? = .default,
-         environment: [String: String]) {
+    /// Creates a session. CA files (`SSL_CERT_FILE`, `SSL_CERT_DIR`) and proxy variables are read
+    /// from `environment`, the process's by default.
+    public init(configuration: URLSessionConfiguration = URLSessionConfiguration.af.default,
+                delegate: SessionDelegate = SessionDelegate(),
+                rootQueue: DispatchQueue = DispatchQueue(label: "org.alamofire.session.rootQueue"),
+                startRequestsImmediately: Bool = true,
+                requestSetup: RequestSetup = .lazy,
+                requestQueue: DispatchQueue? = nil,
+                serializationQueue: DispatchQueue? = nil,
+                interceptor: (any RequestInterceptor)? = nil,
+                serverTrustManager: ServerTrustManager? = nil,
+                redirectHandler: (any RedirectHandler)? = nil,
+                cachedResponseHandler: (any CachedResponseHandler)? = nil,
+                eventMonitors: [any EventMonitor] = [],
+                httpVersionPolicy: HTTPVersionPolicy = .automatic,
+                decompressionLimit: DecompressionLimit? = .default,
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.delegate = delegate
         let serialRootQueue = rootQueue === DispatchQueue.main
             ? rootQueue
@@ -187,5 +164,214 @@ open class Session: @unchecked Sendable {
             requests.forEach { $0.cancel() }
             queue.async { completion?() }
         }
+    }
+
+    // MARK: Data requests (open, as in Alamofire: a subclass may override them)
+
+    /// A `DataRequest` for `convertible` with `Parameters` encoded by `encoding`.
+    open func request(_ convertible: any URLConvertible,
+                      method: HTTPMethod = .get,
+                      parameters: Parameters? = nil,
+                      encoding: any ParameterEncoding = URLEncoding.default,
+                      headers: HTTPHeaders? = nil,
+                      interceptor: (any RequestInterceptor)? = nil,
+                      shouldAutomaticallyResume: Bool? = nil,
+                      requestModifier: RequestModifier? = nil) -> DataRequest {
+        let convertible = RequestConvertible(url: convertible, method: method, parameters: parameters,
+                                             encoding: encoding, headers: headers, requestModifier: requestModifier)
+        return request(convertible, interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume)
+    }
+
+    /// A `DataRequest` for `convertible` with `Encodable` parameters encoded by `encoder`.
+    open func request<Parameters: Encodable & Sendable>(_ convertible: any URLConvertible,
+                                                        method: HTTPMethod = .get,
+                                                        parameters: Parameters? = nil,
+                                                        encoder: any ParameterEncoder = URLEncodedFormParameterEncoder.default,
+                                                        headers: HTTPHeaders? = nil,
+                                                        interceptor: (any RequestInterceptor)? = nil,
+                                                        shouldAutomaticallyResume: Bool? = nil,
+                                                        requestModifier: RequestModifier? = nil) -> DataRequest {
+        let convertible = RequestEncodableConvertible(url: convertible, method: method, parameters: parameters,
+                                                      encoder: encoder, headers: headers, requestModifier: requestModifier)
+        return request(convertible, interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume)
+    }
+
+    /// A `DataRequest` for a prebuilt request.
+    open func request(_ convertible: any URLRequestConvertible,
+                      interceptor: (any RequestInterceptor)? = nil,
+                      shouldAutomaticallyResume: Bool? = nil) -> DataRequest {
+        let request = DataRequest(convertible: convertible, underlyingQueue: rootQueue,
+                                  serializationQueue: serializationQueue, eventMonitor: eventMonitor,
+                                  interceptor: interceptor,
+                                  shouldAutomaticallyResume: shouldAutomaticallyResume, delegate: self)
+        perform(request)
+        return request
+    }
+
+    // MARK: Stream requests (open, as in Alamofire: a subclass may override them)
+
+    /// A `DataStreamRequest` for `convertible` with `Encodable` parameters encoded by `encoder`.
+    open func streamRequest<Parameters: Encodable & Sendable>(_ convertible: any URLConvertible,
+                                                              method: HTTPMethod = .get,
+                                                              parameters: Parameters? = nil,
+                                                              encoder: any ParameterEncoder = URLEncodedFormParameterEncoder.default,
+                                                              headers: HTTPHeaders? = nil,
+                                                              automaticallyCancelOnStreamError: Bool = false,
+                                                              interceptor: (any RequestInterceptor)? = nil,
+                                                              shouldAutomaticallyResume: Bool? = nil,
+                                                              requestModifier: RequestModifier? = nil) -> DataStreamRequest {
+        let convertible = RequestEncodableConvertible(url: convertible, method: method, parameters: parameters,
+                                                      encoder: encoder, headers: headers, requestModifier: requestModifier)
+        return streamRequest(convertible, automaticallyCancelOnStreamError: automaticallyCancelOnStreamError,
+                             interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume)
+    }
+
+    /// A `DataStreamRequest` for `convertible` without parameters.
+    open func streamRequest(_ convertible: any URLConvertible,
+                            method: HTTPMethod = .get,
+                            headers: HTTPHeaders? = nil,
+                            automaticallyCancelOnStreamError: Bool = false,
+                            interceptor: (any RequestInterceptor)? = nil,
+                            shouldAutomaticallyResume: Bool? = nil,
+                            requestModifier: RequestModifier? = nil) -> DataStreamRequest {
+        let convertible = RequestConvertible(url: convertible, method: method, parameters: nil, encoding: URLEncoding.default,
+                                             headers: headers, requestModifier: requestModifier)
+        return streamRequest(convertible, automaticallyCancelOnStreamError: automaticallyCancelOnStreamError,
+                             interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume)
+    }
+
+    /// A `DataStreamRequest` for a prebuilt request.
+    open func streamRequest(_ convertible: any URLRequestConvertible,
+                            automaticallyCancelOnStreamError: Bool = false,
+                            interceptor: (any RequestInterceptor)? = nil,
+                            shouldAutomaticallyResume: Bool? = nil) -> DataStreamRequest {
+        let request = DataStreamRequest(convertible: convertible, automaticallyCancelOnStreamError: automaticallyCancelOnStreamError,
+                                        underlyingQueue: rootQueue, serializationQueue: serializationQueue,
+                                        eventMonitor: eventMonitor, interceptor: interceptor,
+                                        shouldAutomaticallyResume: shouldAutomaticallyResume, delegate: self)
+        perform(request)
+        return request
+    }
+
+    // MARK: Download requests (open, as in Alamofire: a subclass may override them)
+
+    /// A `DownloadRequest` for `convertible` with `Parameters` encoded by `encoding`; the file
+    /// goes to `destination` (by default, the temporary directory).
+    open func download(_ convertible: any URLConvertible,
+                       method: HTTPMethod = .get,
+                       parameters: Parameters? = nil,
+                       encoding: any ParameterEncoding = URLEncoding.default,
+                       headers: HTTPHeaders? = nil,
+                       interceptor: (any RequestInterceptor)? = nil,
+                       shouldAutomaticallyResume: Bool? = nil,
+                       requestModifier: RequestModifier? = nil,
+                       to destination: DownloadRequest.Destination? = nil) -> DownloadRequest {
+        let convertible = RequestConvertible(url: convertible, method: method, parameters: parameters,
+                                             encoding: encoding, headers: headers, requestModifier: requestModifier)
+        return download(convertible, interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume,
+                        to: destination)
+    }
+
+    /// A `DownloadRequest` for `convertible` with `Encodable` parameters encoded by `encoder`.
+    open func download<Parameters: Encodable & Sendable>(_ convertible: any URLConvertible,
+                                                         method: HTTPMethod = .get,
+                                                         parameters: Parameters? = nil,
+                                                         encoder: any ParameterEncoder = URLEncodedFormParameterEncoder.default,
+                                                         headers: HTTPHeaders? = nil,
+                                                         interceptor: (any RequestInterceptor)? = nil,
+                                                         shouldAutomaticallyResume: Bool? = nil,
+                                                         requestModifier: RequestModifier? = nil,
+                                                         to destination: DownloadRequest.Destination? = nil) -> DownloadRequest {
+        let convertible = RequestEncodableConvertible(url: convertible, method: method, parameters: parameters,
+                                                      encoder: encoder, headers: headers, requestModifier: requestModifier)
+        return download(convertible, interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume,
+                        to: destination)
+    }
+
+    /// A `DownloadRequest` for a prebuilt request.
+    open func download(_ convertible: any URLRequestConvertible,
+                       interceptor: (any RequestInterceptor)? = nil,
+                       shouldAutomaticallyResume: Bool? = nil,
+                       to destination: DownloadRequest.Destination? = nil) -> DownloadRequest {
+        download(.request(convertible), interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume,
+                 to: destination)
+    }
+
+    /// Continues the download `data` describes (a `DownloadRequest`'s `resumeData`): a Range
+    /// request guarded by the validator the server gave; when the server sends the whole body
+    /// instead, the download starts again from zero. Resume data that is not AF's fails the
+    /// request with `createURLRequestFailed`.
+    open func download(resumingWith data: Data,
+                       interceptor: (any RequestInterceptor)? = nil,
+                       shouldAutomaticallyResume: Bool? = nil,
+                       to destination: DownloadRequest.Destination? = nil) -> DownloadRequest {
+        download(.resumeData(data), interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume,
+                 to: destination)
+    }
+
+    // MARK: Upload requests (open, as in Alamofire: a subclass may override them)
+
+    /// Uploads `data` to `convertible` (POST by default).
+    open func upload(_ data: Data, to convertible: any URLConvertible, method: HTTPMethod = .post,
+                     headers: HTTPHeaders? = nil, interceptor: (any RequestInterceptor)? = nil,
+                     shouldAutomaticallyResume: Bool? = nil, fileManager: FileManager = .default,
+                     requestModifier: RequestModifier? = nil) -> UploadRequest {
+        upload(.data(data), to: convertible, method: method, headers: headers, interceptor: interceptor,
+               shouldAutomaticallyResume: shouldAutomaticallyResume, fileManager: fileManager,
+               requestModifier: requestModifier)
+    }
+
+    /// Uploads `data` with a prebuilt request.
+    open func upload(_ data: Data, with convertible: any URLRequestConvertible,
+                     interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
+                     fileManager: FileManager = .default) -> UploadRequest {
+        upload(Upload(request: convertible, uploadable: UploadRequest.Uploadable.data(data)),
+               interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume, fileManager: fileManager)
+    }
+
+    /// Uploads the file at `fileURL`, read as it is sent, to `convertible` (POST by default).
+    open func upload(_ fileURL: URL, to convertible: any URLConvertible, method: HTTPMethod = .post,
+                     headers: HTTPHeaders? = nil, interceptor: (any RequestInterceptor)? = nil,
+                     shouldAutomaticallyResume: Bool? = nil, fileManager: FileManager = .default,
+                     requestModifier: RequestModifier? = nil) -> UploadRequest {
+        upload(.file(fileURL, shouldRemove: false), to: convertible, method: method, headers: headers,
+               interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume,
+               fileManager: fileManager, requestModifier: requestModifier)
+    }
+
+    /// Uploads the file at `fileURL` with a prebuilt request.
+    open func upload(_ fileURL: URL, with convertible: any URLRequestConvertible,
+                     interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
+                     fileManager: FileManager = .default) -> UploadRequest {
+        upload(Upload(request: convertible, uploadable: UploadRequest.Uploadable.file(fileURL, shouldRemove: false)),
+               interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume, fileManager: fileManager)
+    }
+
+    /// Uploads what `stream` gives, read as it is sent (chunked unless a Content-Length header is
+    /// set). A stream can be sent once: a 307/308 redirect fails with `requestBodyStreamExhausted`.
+    open func upload(_ stream: InputStream, to convertible: any URLConvertible, method: HTTPMethod = .post,
+                     headers: HTTPHeaders? = nil, interceptor: (any RequestInterceptor)? = nil,
+                     fileManager: FileManager = .default, requestModifier: RequestModifier? = nil) -> UploadRequest {
+        upload(.stream(stream), to: convertible, method: method, headers: headers, interceptor: interceptor,
+               shouldAutomaticallyResume: nil, fileManager: fileManager, requestModifier: requestModifier)
+    }
+
+    /// Uploads what `stream` gives with a prebuilt request.
+    open func upload(_ stream: InputStream, with convertible: any URLRequestConvertible,
+                     interceptor: (any RequestInterceptor)? = nil, shouldAutomaticallyResume: Bool? = nil,
+                     fileManager: FileManager = .default) -> UploadRequest {
+        upload(Upload(request: convertible, uploadable: UploadRequest.Uploadable.stream(stream)),
+               interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume, fileManager: fileManager)
+    }
+
+    /// Uploads whatever `convertible` describes.
+    open func upload(_ convertible: any UploadConvertible, interceptor: (any RequestInterceptor)? = nil,
+                     shouldAutomaticallyResume: Bool? = nil, fileManager: FileManager = .default) -> UploadRequest {
+        let request = UploadRequest(convertible: convertible, underlyingQueue: rootQueue,
+                                    serializationQueue: serializationQueue, eventMonitor: eventMonitor,
+                                    interceptor: interceptor, shouldAutomaticallyResume: shouldAutomaticallyResume,
+                                    fileManager: fileManager, delegate: self)
+        perform(request)
+        return request
     }
 }
