@@ -90,6 +90,30 @@ import Testing
         #expect(statuses.value == [200])
     }
 
+    @Test func theAsyncSequencesAsAlamofireDocumentsThem() async throws {
+        let session = makeSession()
+        let request = session.request(Server.http("/static/1mb.bin"))
+        // The sequences are made before the request starts, so they see all of its events.
+        let progressEvents = request.downloadProgress()
+        let responseEvents = request.httpResponses(bufferingPolicy: .bufferingNewest(1))
+        let requestEvents = request.urlRequests()
+        let progress = Task {
+            var last = 0.0
+            for await progress in progressEvents { last = progress.fractionCompleted }
+            return last
+        }
+        let responses = Task {
+            var codes: [Int] = []
+            for await response in responseEvents { codes.append(response.statusCode) }
+            return codes
+        }
+        let requests = Task { await requestEvents.reduce(into: [URLRequest]()) { $0.append($1) } }
+        _ = try await request.serializingData().value
+        #expect(await progress.value == 1)
+        #expect(await responses.value == [200])
+        #expect(await requests.value.count == 1)
+    }
+
     @Test func tasksAreFoundationTasksOfTheRightKind() async throws {
         let session = makeSession()
         let data = session.request(Server.http("/bench.json"))
