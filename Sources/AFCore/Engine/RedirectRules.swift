@@ -11,21 +11,37 @@ enum RedirectRules {
     /// Headers that must not follow a request to another origin.
     static let originBoundHeaders = ["authorization", "cookie", "proxy-authorization"]
 
-    /// The next request for `response` to `request`, or `nil` when the response is no redirect.
-    static func nextRequest(after request: URLRequest, response: ReceivedResponse) -> URLRequest? {
+    /// What a redirect response asks for.
+    enum Outcome {
+        /// Send this request next.
+        case follow(URLRequest)
+        /// The target is not HTTP(S) (`file:`, `ftp:`…): the task fails with this error, as
+        /// URLSession's does, instead of delivering the 3xx.
+        case refuse(URLError)
+    }
+
+    /// What `response` to `request` redirects to, or `nil` when it is no redirect (or its
+    /// Location is no URL).
+    static func outcome(after request: URLRequest, response: ReceivedResponse) -> Outcome? {
         guard redirectStatusCodes.contains(response.statusCode),
               let location = response.value(for: "Location"),
               let current = request.url,
-              let target = URL(string: location, relativeTo: current)?.absoluteURL,
-              let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+              let target = URL(string: location, relativeTo: current)?.absoluteURL else {
             return nil
         }
+        guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            return .refuse(URLError(.unsupportedURL, userInfo: [NSURLErrorFailingURLErrorKey: target,
+                                                                 NSLocalizedDescriptionKey: "redirect to an unsupported URL"]))
+        }
+        return .follow(nextRequest(after: request, from: current, to: target, statusCode: response.statusCode))
+    }
 
+    /// The request that follows `request` (to `current`) to `target` on a `statusCode` redirect.
+    private static func nextRequest(after request: URLRequest, from current: URL, to target: URL, statusCode: Int) -> URLRequest {
         var next = request
         next.url = target
         let method = request.httpMethod ?? "GET"
-        let becomesGET = (response.statusCode == 303 && method != "HEAD")
-            || ([301, 302].contains(response.statusCode) && method == "POST")
+        let becomesGET = (statusCode == 303 && method != "HEAD") || ([301, 302].contains(statusCode) && method == "POST")
         if becomesGET {
             next.httpMethod = "GET"
             next.httpBody = nil

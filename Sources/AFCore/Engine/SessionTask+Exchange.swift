@@ -57,7 +57,12 @@ extension SessionTask: TransferDelegate {
             return
         }
         if !cancelled, !outcome.wasCancelled, outcome.failure == nil, let response,
-           let next = RedirectRules.nextRequest(after: request, response: response) {
+           let redirect = RedirectRules.outcome(after: request, response: response) {
+            let next: URLRequest
+            switch redirect {
+            case let .refuse(error): return finish(request: request, response: response, data: outcome.body, error: error)
+            case let .follow(request): next = request
+            }
             guard hopCount <= TaskConfiguration.maximumRedirects else {
                 let error = URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: next.url as Any])
                 return finish(request: request, response: response, data: outcome.body, error: error)
