@@ -58,7 +58,7 @@ struct TaskConfiguration: @unchecked Sendable {
         var requestHeaders = request.allHTTPHeaderFields ?? [:]
         if shouldSetCookies, request.httpShouldHandleCookies, let url, let cookieStorage,
            !requestHeaders.keys.contains(where: { $0.equalsIgnoringASCIICase("Cookie") }),
-           let cookies = cookieStorage.cookies(for: url), !cookies.isEmpty {
+           case let cookies = Self.sendable(cookieStorage.cookies(for: url) ?? [], to: url), !cookies.isEmpty {
             requestHeaders.merge(HTTPCookie.requestHeaderFields(with: cookies)) { current, _ in current }
         }
         var lines: [String] = []
@@ -116,12 +116,18 @@ struct TaskConfiguration: @unchecked Sendable {
         }
     }
 
-    /// Stores the cookies `response` sets, when the configuration accepts cookies.
+    /// The cookies among `cookies` that may go to `url`: a `Secure` cookie goes only over HTTPS.
+    static func sendable(_ cookies: [HTTPCookie], to url: URL) -> [HTTPCookie] {
+        url.scheme?.lowercased() == "https" ? cookies : cookies.filter { !$0.isSecure }
+    }
+
+    /// Stores the cookies `response` sets, when the configuration accepts cookies. A `Secure`
+    /// cookie set over plain HTTP is ignored (RFC 6265bis §5.7): such a response could be anyone's.
     func storeCookies(from received: ReceivedResponse) {
         guard acceptsCookies, received.value(for: "Set-Cookie") != nil, let cookieStorage else { return }
         let response = received.httpResponse
         guard let url = response.url, let fields = response.allHeaderFields as? [String: String] else { return }
-        let cookies = HTTPCookie.cookies(withResponseHeaderFields: fields, for: url)
+        let cookies = Self.sendable(HTTPCookie.cookies(withResponseHeaderFields: fields, for: url), to: url)
         if !cookies.isEmpty {
             cookieStorage.setCookies(cookies, for: url, mainDocumentURL: nil)
         }
