@@ -32,6 +32,8 @@ final class CurlEngine: @unchecked Sendable {
 
     // Engine-thread state.
     private var running: [UnsafeMutableRawPointer: Transfer] = [:]
+    /// The running transfers whose idle timeout the engine keeps (see `IdleWatch`).
+    private var idleWatched: [Transfer] = []
     private var pool: [EasyHandle] = []
 
     init(limits: Limits, name: String) {
@@ -92,8 +94,25 @@ final class CurlEngine: @unchecked Sendable {
             }
             curl_multi_perform(multi, &stillRunning)
             collectFinishedTransfers()
-            curl_multi_poll(multi, nil, 0, 1000, nil)
+            curl_multi_poll(multi, nil, 0, expireIdleTransfers(), nil)
         }
+    }
+
+    /// Ends the watched transfers idle past their limit (`URLError.timedOut`); returns how long
+    /// the loop may wait, in milliseconds, before the next one could expire (at most a second).
+    private func expireIdleTransfers() -> Int32 {
+        guard !idleWatched.isEmpty else { return 1000 }
+        let now = DispatchTime.now().uptimeNanoseconds
+        var wait: UInt64 = 1_000_000_000
+        for transfer in idleWatched where !transfer.isSuspended {
+            guard let remaining = transfer.idleWatch?.remaining(now: now) else { continue }
+            if remaining == 0 {
+                finish(transfer, result: CURLE_OPERATION_TIMEDOUT, cancelled: false)
+            } else {
+                wait = min(wait, remaining)
+            }
+        }
+        return Int32((wait + 999_999) / 1_000_000)
     }
 
     /// Downloads are written on this thread. Past a file size limit (`ulimit -f`) the kernel
@@ -132,6 +151,7 @@ final class CurlEngine: @unchecked Sendable {
             switch transfer.phase {
             case let .running(handle):
                 transfer.isSuspended = false
+                transfer.idleWatch?.noteActivity()
                 curl_easy_pause(handle.raw, CURLPAUSE_CONT)
             case .waiting: transfer.phase = .waiting(paused: false)
             case .finished: break
@@ -156,6 +176,10 @@ final class CurlEngine: @unchecked Sendable {
             return failBeforeStart(transfer, transfer.setupFailure)
         }
         running[handle.raw] = transfer
+        if transfer.idleWatch != nil {
+            transfer.idleWatch?.noteActivity()
+            idleWatched.append(transfer)
+        }
         curl_multi_add_handle(multi, handle.raw)
         if paused {
             transfer.isSuspended = true
@@ -186,6 +210,7 @@ final class CurlEngine: @unchecked Sendable {
         guard case let .running(handle) = transfer.phase else { return }
         curl_multi_remove_handle(multi, handle.raw)
         running[handle.raw] = nil
+        if transfer.idleWatch != nil { idleWatched.removeAll { $0 === transfer } }
         let outcome = transfer.makeOutcome(result: result, cancelled: cancelled)
         handle.recycle()
         if pool.count < Self.maximumPooledHandles { pool.append(handle) }

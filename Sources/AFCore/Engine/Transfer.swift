@@ -74,6 +74,8 @@ final class Transfer: @unchecked Sendable {
     static let uploadBufferSize = 512 << 10
     /// Whether the task paused the transfer (so a stream's new data must not resume it).
     var isSuspended = false
+    /// Set when the idle timeout has a fraction of a second, which the engine keeps itself.
+    var idleWatch: IdleWatch?
     private var lastProgress = TransferProgress()
     /// Set when the transfer could not be set up (its upload file cannot be read).
     private(set) var setupFailure: CurlFailure?
@@ -91,6 +93,7 @@ final class Transfer: @unchecked Sendable {
         self.delegate = delegate
         self.reportsEvents = reportsEvents
         self.reportsProgress = reportsProgress
+        idleWatch = IdleWatch(idleTimeout: spec.idleTimeout)
     }
 
     /// Applies the spec to `handle`; false when the transfer cannot start (see `setupFailure`).
@@ -264,6 +267,7 @@ final class Transfer: @unchecked Sendable {
     // MARK: Callbacks (engine thread)
 
     fileprivate func receiveHeaderLine(_ line: UnsafeBufferPointer<UInt8>) {
+        idleWatch?.noteActivity()
         guard parser.consume(line), let head = parser.completed else { return }
         body = Data()
         decompression = DecompressionMeter(limit: spec.decompressionLimit, head: head)
@@ -294,11 +298,14 @@ final class Transfer: @unchecked Sendable {
     /// Fills curl's upload buffer: from the file, or from the stream pump (pausing when it is
     /// empty); `afc_readfunc_pause()`/`afc_readfunc_abort()` as curl expects.
     fileprivate func readBody(into buffer: UnsafeMutableRawPointer, count: Int) -> Int {
+        idleWatch?.noteActivity()
         if let uploadPump {
             switch uploadPump.take(into: buffer, count: count) {
             case let .bytes(length): return length
             case .end: return 0
-            case .pause: return afc_readfunc_pause()
+            case .pause:
+                idleWatch?.holding = true  // waiting for the app's stream, not for the server
+                return afc_readfunc_pause()
             case let .failure(error):
                 uploadError = URLError(.cannotLoadFromNetwork, userInfo: [NSUnderlyingErrorKey: error])
                 return afc_readfunc_abort()
@@ -337,6 +344,15 @@ final class Transfer: @unchecked Sendable {
 
     /// Takes a chunk of the response body.
     fileprivate func receiveBody(_ bytes: UnsafeRawPointer, count: Int) -> Intake {
+        let intake = takeBody(bytes, count: count)
+        if idleWatch != nil {
+            idleWatch?.noteActivity()
+            if case .pause = intake { idleWatch?.holding = true }
+        }
+        return intake
+    }
+
+    private func takeBody(_ bytes: UnsafeRawPointer, count: Int) -> Intake {
         if rangeRejected { return .refused }
         if heldByGate {
             guard spec.responseGate?.isOpen == true else { return .pause }  // offered again on release

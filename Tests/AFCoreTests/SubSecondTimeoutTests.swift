@@ -1,0 +1,48 @@
+import AFCore
+import AFTestSupport
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// Idle timeouts with a fraction of a second are kept to the fraction: curl's own check counts
+/// whole seconds, so before the engine kept them a 0.25 s timeout fired after one second or more.
+/// The bound below leaves 0.7 s for scheduling and is still under curl's one-second floor.
+@Suite(.timeLimit(.minutes(1))) struct SubSecondTimeoutTests {
+    private func elapsed(_ work: () async -> Void) async -> Duration {
+        let clock = ContinuousClock()
+        let start = clock.now
+        await work()
+        return clock.now - start
+    }
+
+    @Test func aSessionTimeoutOfAQuarterSecondEndsASilentExchange() async throws {
+        let configuration = URLSessionConfiguration.af.default
+        configuration.timeoutIntervalForRequest = 0.25
+        let session = makeSession(configuration: configuration)
+        var error: AFError?
+        let took = await elapsed { error = await session.request(Server.faults("/stall")).serializingData().response.error }
+        #expect(error?.urlErrorCode == .timedOut)
+        #expect(took < .milliseconds(950), "took \(took)")
+    }
+
+    @Test func aRequestsOwnFractionalTimeoutToo() async throws {
+        let session = makeSession()
+        var error: AFError?
+        let took = await elapsed {
+            error = await session.request(Server.faults("/stall")) { $0.timeoutInterval = 0.3 }.serializingData().response.error
+        }
+        #expect(error?.urlErrorCode == .timedOut)
+        #expect(took < .milliseconds(950), "took \(took)")
+    }
+
+    @Test func aSteadyTransferIsNotIdle() async throws {
+        // 1 MiB at 4 MiB/s with a 0.2 s idle timeout: bytes keep coming, so it completes.
+        let configuration = URLSessionConfiguration.af.default
+        configuration.timeoutIntervalForRequest = 0.2
+        let session = makeSession(configuration: configuration)
+        let data = try await session.request(Server.http("/slow/1mb.bin")).serializingData().value
+        #expect(data.count == 1 << 20)
+    }
+}
