@@ -16,10 +16,17 @@ struct Download {
         let resumeFile = URL(fileURLWithPath: target.path + ".af-resume")
         let destination: DownloadRequest.Destination = { _, _ in (target, [.removePreviousFile, .createIntermediateDirectories]) }
         let request: DownloadRequest
-        if let resumeData = try? Data(contentsOf: resumeFile) {
+        let saved = try? Data(contentsOf: resumeFile)
+        // A resume file is trusted only for the URL asked for now (as `curl -C -` does): one
+        // planted or left by another download must not make this run fetch something else.
+        if let saved, let point = DownloadResumeData(saved), point.url.absoluteString == url.absoluteString {
             output.note("af: resuming \(target.path)")
-            request = session.download(resumingWith: resumeData, to: destination)
+            request = session.download(resumingWith: saved, to: destination)
         } else {
+            if saved != nil {
+                output.note("af: \(resumeFile.path) is not for \(url.absoluteString): starting afresh")
+                try? FileManager.default.removeItem(at: resumeFile)
+            }
             request = session.download(url, method: HTTPMethod(rawValue: invocation.effectiveMethod),
                                        headers: RequestItem.headers(invocation.items), to: destination)
         }

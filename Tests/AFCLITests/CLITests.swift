@@ -97,6 +97,20 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("body.bin.af-resume").path))
     }
 
+    @Test func aResumeFileForAnotherURLIsNotFollowed() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("af-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A real resume file, left by a download of another URL, planted under this output name.
+        let other = try Self.af(["-d", "-o", "body.bin", Server.faults("/resumable?size=100000&cut=30000")], in: directory)
+        #expect(other.status == 3)
+        let asked = Server.http("/bench.json")
+        let run = try Self.af(["-d", "-o", "body.bin", asked], in: directory)
+        #expect(run.status == 0 && run.errors.contains("starting afresh") && !run.errors.contains("resuming"), "\(run.errors)")
+        #expect(try Data(contentsOf: directory.appendingPathComponent("body.bin")) == Data(#"{"hello":"world"}"#.utf8))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("body.bin.af-resume").path))
+    }
+
     @Test func cachePinsRetryAndHTTP2() throws {
         let database = FileManager.default.temporaryDirectory.appendingPathComponent("af-cli-\(UUID().uuidString).sqlite")
         defer { ["", "-wal", "-shm"].forEach { try? FileManager.default.removeItem(atPath: database.path + $0) } }

@@ -10,11 +10,12 @@ import FoundationNetworking
 /// are dropped: interceptors and the cookie store add them again), the name of the partial
 /// file in the temporary directory, how many bytes it holds, and the validator the server gave
 /// (a strong ETag, else Last-Modified) for `If-Range`.
-struct DownloadResumeData: Codable, Equatable, Sendable {
+package struct DownloadResumeData: Codable, Equatable, Sendable {
     static let currentVersion = 1
 
     var version = Self.currentVersion
-    var url: URL
+    /// The URL the download was made for.
+    package var url: URL
     var headers: [String: String]
     /// The partial file's name, always inside the temporary directory.
     var partialFileName: String
@@ -32,7 +33,7 @@ struct DownloadResumeData: Codable, Equatable, Sendable {
 
     /// Decodes resume data; nil when it is not AF's, of another version, or names a file
     /// outside the temporary directory.
-    init?(_ data: Data) {
+    package init?(_ data: Data) {
         guard let decoded = try? JSONDecoder().decode(Self.self, from: data),
               decoded.version == Self.currentVersion, decoded.offset >= 0,
               !decoded.partialFileName.isEmpty, !decoded.partialFileName.contains("/"),
