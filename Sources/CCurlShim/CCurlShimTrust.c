@@ -222,8 +222,8 @@ void afc_free(void *pointer) {
 
 int afc_verify_chain(const unsigned char *const *chain, const size_t *chain_lengths, size_t chain_count,
                      const unsigned char *const *anchors, const size_t *anchor_lengths, size_t anchor_count,
-                     int use_default_anchors, const char *_Nullable ca_file, const char *_Nullable ca_path,
-                     char *error, size_t error_capacity) {
+                     int use_default_anchors, int partial_chain, const char *_Nullable ca_file,
+                     const char *_Nullable ca_path, char *error, size_t error_capacity) {
     int verified = 0;
     const char *reason = "the chain is empty";
     X509_STORE *store = X509_STORE_new();
@@ -239,6 +239,7 @@ int afc_verify_chain(const unsigned char *const *chain, const size_t *chain_leng
             goto done;
         }
     }
+    if (partial_chain && X509_STORE_set_flags(store, X509_V_FLAG_PARTIAL_CHAIN) != 1) goto done;
     reason = "a certificate could not be read";
     for (size_t index = 0; index < anchor_count; index++) {
         X509 *anchor = read_certificate(anchors[index], anchor_lengths[index]);

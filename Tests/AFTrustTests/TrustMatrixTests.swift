@@ -95,6 +95,45 @@ import Testing
         #expect(await post("self-signed", with: configured) != nil)
     }
 
+    /// A Session that trusts no private CA (the system bundle only), pinning `evaluator` for localhost.
+    private func untrustingSession(_ evaluator: any ServerTrustEvaluating) -> Session {
+        _ = TestServers.shared
+        return Session(serverTrustManager: ServerTrustManager(evaluators: ["localhost": evaluator]), environment: [:])
+    }
+
+    @Test func pinnedCertificatesAreAnchorsEvenWhenNotSelfSigned() async throws {
+        // As on Apple platforms: a pinned leaf or intermediate is trusted as an anchor, without
+        // the CA that issued it.
+        let leaf = try Self.certificate("untrusted-root")
+        let pinnedLeaf = untrustingSession(PinnedCertificatesTrustEvaluator(certificates: [leaf], acceptSelfSignedCertificates: true))
+        #expect(await MatrixProbe.post("untrusted-root", on: pinnedLeaf) == nil)
+
+        let intermediate = try Self.certificate("internal-intermediate")
+        let pinnedIntermediate = untrustingSession(PinnedCertificatesTrustEvaluator(certificates: [intermediate],
+                                                                                    acceptSelfSignedCertificates: true))
+        #expect(await MatrixProbe.post("internal-chain", on: pinnedIntermediate) == nil)
+        // The intermediate vouches only for what it signed.
+        #expect(await MatrixProbe.post("untrusted-root", on: pinnedIntermediate) != nil)
+        // Without acceptSelfSignedCertificates the default validation applies, which fails.
+        let strict = untrustingSession(PinnedCertificatesTrustEvaluator(certificates: [leaf]))
+        #expect(defaultFailureDetail(await MatrixProbe.post("untrusted-root", on: strict)) != nil)
+    }
+
+    @Test func aPinnedAnchorIsStillCheckedForDatesAndHost() async throws {
+        let expired = try Self.certificate("expired")
+        let error = await MatrixProbe.post("expired", on: untrustingSession(
+            PinnedCertificatesTrustEvaluator(certificates: [expired], acceptSelfSignedCertificates: true)))
+        #expect(defaultFailureDetail(error)?.contains("expired") == true, "\(String(describing: error))")
+
+        let otherHost = try Self.certificate("wrong-host")
+        let wrongHost = await MatrixProbe.post("wrong-host", on: untrustingSession(
+            PinnedCertificatesTrustEvaluator(certificates: [otherHost], acceptSelfSignedCertificates: true)))
+        guard case .serverTrustEvaluationFailed(.hostValidationFailed) = wrongHost else {
+            Issue.record("expected hostValidationFailed, got \(String(describing: wrongHost))")
+            return
+        }
+    }
+
     @Test func publicKeysMatchAndMismatch() async throws {
         let key = try #require(try Self.certificate("valid").publicKey)
         #expect(await post("valid", with: PublicKeysTrustEvaluator(keys: [key])) == nil)

@@ -44,12 +44,15 @@ int afc_x509_is_self_signed(const unsigned char *der, size_t length);
 void afc_free(void *_Nullable pointer);
 
 /// Verifies `chain` (DER, leaf first) with OpenSSL against `anchors`, plus the default CAs when
-/// `use_default_anchors` (`ca_file`/`ca_path` if given, else the system's). Returns 1 when it
-/// verifies; else 0 with OpenSSL's reason copied into `error`.
+/// `use_default_anchors` (`ca_file`/`ca_path` if given, else the system's). With `partial_chain`,
+/// any certificate in the store is a trust anchor even when it is not self-signed (OpenSSL's
+/// X509_V_FLAG_PARTIAL_CHAIN, for this verification only): a pinned leaf or intermediate. Returns
+/// 1 when it verifies; else 0 with OpenSSL's reason copied into `error`.
 int afc_verify_chain(const unsigned char *_Nonnull const *_Nullable chain, const size_t *_Nullable chain_lengths,
                      size_t chain_count, const unsigned char *_Nonnull const *_Nullable anchors,
                      const size_t *_Nullable anchor_lengths, size_t anchor_count, int use_default_anchors,
-                     const char *_Nullable ca_file, const char *_Nullable ca_path, char *error, size_t error_capacity);
+                     int partial_chain, const char *_Nullable ca_file, const char *_Nullable ca_path, char *error,
+                     size_t error_capacity);
 
 /// SHA-256 of `length` bytes into `digest` (32 bytes); 1 on success.
 int afc_sha256(const unsigned char *_Nullable data, size_t length, unsigned char *digest);
