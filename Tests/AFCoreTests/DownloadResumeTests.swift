@@ -180,6 +180,76 @@ import Testing
         }
     }
 
+    @Test func resumeDataNamingAnyFileButAnAFPartialIsRefused() async throws {
+        let session = makeSession()
+        let victim = FileManager.default.temporaryDirectory.appendingPathComponent("af-victim-\(UUID().uuidString).txt")
+        try Data("keep me".utf8).write(to: victim)
+        defer { try? FileManager.default.removeItem(at: victim) }
+        let (genuine, partial) = try handMadeResumeData(query: "", size: 20000, count: 5000)
+        defer { try? FileManager.default.removeItem(at: partial) }
+        var point = try #require(DownloadResumeData(genuine))
+        for name in [victim.lastPathComponent, "AF-download-not-a-uuid.tmp", "AF-download-\(UUID().uuidString).txt"] {
+            point.partialFileName = name
+            #expect(DownloadResumeData(point.encoded) == nil, "\(name)")
+            let (url, destination) = self.destination()
+            let response = await session.download(resumingWith: point.encoded, to: destination).serializingData().response
+            #expect(response.error?.isCreateURLRequestError == true, "\(name)")
+            #expect(!FileManager.default.fileExists(atPath: url.path))
+        }
+        #expect(try Data(contentsOf: victim) == Data("keep me".utf8))
+    }
+
+    @Test func aSymbolicLinkOrAStrangerAtThePartialPathIsNotContinued() async throws {
+        let session = makeSession()
+        let victim = FileManager.default.temporaryDirectory.appendingPathComponent("af-victim-\(UUID().uuidString).txt")
+        try Data(repeating: 0x41, count: 8000).write(to: victim)
+        defer { try? FileManager.default.removeItem(at: victim) }
+        // A symbolic link planted where the partial file was: never followed, the download starts over.
+        let (resumeData, partial) = try handMadeResumeData(query: "", size: 20000, count: 5000)
+        try FileManager.default.removeItem(at: partial)
+        try FileManager.default.createSymbolicLink(at: partial, withDestinationURL: victim)
+        defer { try? FileManager.default.removeItem(at: partial) }
+        let (url, destination) = destination()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let request = session.download(resumingWith: resumeData, to: destination)
+        let data = try await request.serializingData().value
+        #expect(request.lastRequest?.headers["Range"] == nil)
+        #expect(data == resumableBody(20000))
+        #expect(try Data(contentsOf: victim) == Data(repeating: 0x41, count: 8000), "the link's target is untouched")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: partial.path)) != nil, "the link itself stays")
+
+        // A directory there: not a regular file either.
+        let (otherData, otherPartial) = try handMadeResumeData(query: "", size: 20000, count: 5000)
+        try FileManager.default.removeItem(at: otherPartial)
+        try FileManager.default.createDirectory(at: otherPartial, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: otherPartial) }
+        let (otherURL, otherDestination) = self.destination()
+        defer { try? FileManager.default.removeItem(at: otherURL) }
+        #expect(try await session.download(resumingWith: otherData, to: otherDestination).serializingData().value == resumableBody(20000))
+    }
+
+    @Test func theWriterRefusesALinkOrAnotherKindOfFile() throws {
+        let directory = FileManager.default.temporaryDirectory
+        let victim = directory.appendingPathComponent("af-victim-\(UUID().uuidString)")
+        try Data("keep".utf8).write(to: victim)
+        defer { try? FileManager.default.removeItem(at: victim) }
+        let link = directory.appendingPathComponent("AF-download-\(UUID().uuidString).tmp")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: victim)
+        defer { try? FileManager.default.removeItem(at: link) }
+        #expect(throws: URLError.self) { try FileDownloadWriter(target: DownloadTarget(file: link, resumeOffset: 0)) }
+        #expect(try Data(contentsOf: victim) == Data("keep".utf8), "not truncated through the link")
+        let folder = directory.appendingPathComponent("AF-download-\(UUID().uuidString).tmp")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(throws: URLError.self) { try FileDownloadWriter(target: DownloadTarget(file: folder, resumeOffset: 0)) }
+        // A fresh file is this user's alone.
+        let fresh = directory.appendingPathComponent("AF-download-\(UUID().uuidString).tmp")
+        defer { try? FileManager.default.removeItem(at: fresh) }
+        _ = try FileDownloadWriter(target: DownloadTarget(file: fresh, resumeOffset: 0))
+        let mode = try FileManager.default.attributesOfItem(atPath: fresh.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
     @Test func resumeDataCarriesNoCredentials() async throws {
         let session = makeSession()
         let response = await session.download(Server.faults("/resumable?size=10000&cut=3000"),

@@ -31,14 +31,21 @@ package struct DownloadResumeData: Codable, Equatable, Sendable {
         FileManager.default.temporaryDirectory.appendingPathComponent(partialFileName)
     }
 
-    /// Decodes resume data; nil when it is not AF's, of another version, or names a file
-    /// outside the temporary directory.
+    /// Decodes resume data; nil when it is not AF's, of another version, or names any file but
+    /// one of AF's own partial downloads (`AF-download-<UUID>.tmp` in the temporary directory):
+    /// resume data must not be able to make AF continue into, or move, another file.
     package init?(_ data: Data) {
         guard let decoded = try? JSONDecoder().decode(Self.self, from: data),
               decoded.version == Self.currentVersion, decoded.offset >= 0,
-              !decoded.partialFileName.isEmpty, !decoded.partialFileName.contains("/"),
-              decoded.partialFileName != ".", decoded.partialFileName != ".." else { return nil }
+              Self.isPartialFileName(decoded.partialFileName) else { return nil }
         self = decoded
+    }
+
+    /// Whether `name` is one `DownloadRequest` gives its partial files.
+    static func isPartialFileName(_ name: String) -> Bool {
+        let prefix = "AF-download-", suffix = ".tmp"
+        guard name.hasPrefix(prefix), name.hasSuffix(suffix) else { return false }
+        return UUID(uuidString: String(name.dropFirst(prefix.count).dropLast(suffix.count))) != nil
     }
 
     /// The resume point after an attempt that wrote to `file`: nil when the download cannot be
@@ -95,9 +102,15 @@ package struct DownloadResumeData: Codable, Equatable, Sendable {
         return request
     }
 
-    /// Whether the partial file is still there with at least `offset` bytes.
+    /// Whether the partial file is still there, a regular file of this user's (not a symbolic
+    /// link, never followed) with at least `offset` bytes. When not, the download starts over.
     var partialFileIsUsable: Bool {
-        (Self.size(of: partialFile) ?? -1) >= offset
+        let descriptor = open(partialFile.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var info = stat()
+        return fstat(descriptor, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_uid == geteuid()
+            && Int64(info.st_size) >= offset
     }
 
     /// A strong ETag, else Last-Modified: what `If-Range` accepts (RFC 9110 §13.1.5).

@@ -31,23 +31,41 @@ final class FileDownloadWriter {
     private var flushAt = bufferSize
 
     /// Opens the file of `target`: emptied, or kept up to `resumeOffset` for a resumed download
-    /// (it must hold at least that many bytes).
+    /// (it must hold at least that many bytes). The file is this user's, mode 0600 whatever the
+    /// umask, and never reached through a symbolic link planted at its path; it is checked
+    /// before anything in it is cut.
     init(target: DownloadTarget) throws(URLError) {
         url = target.file
-        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (target.resumeOffset > 0 ? 0 : O_TRUNC)
-        let descriptor = open(url.path, flags, 0o600)
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
+            let code = errno
             buffer.deallocate()
-            throw Self.error(.cannotCreateFile, url: url, code: errno)
+            guard code != ELOOP else {
+                throw URLError(.cannotCreateFile, userInfo: [NSURLErrorFailingURLErrorKey: url,
+                                                             NSLocalizedDescriptionKey: "The download file is a symbolic link."])
+            }
+            throw Self.error(.cannotCreateFile, url: url, code: code)
+        }
+        if let problem = Self.problem(with: descriptor, keeping: target.resumeOffset) {
+            close(descriptor)
+            buffer.deallocate()
+            throw URLError(.cannotOpenFile, userInfo: [NSURLErrorFailingURLErrorKey: url, NSLocalizedDescriptionKey: problem])
         }
         self.descriptor = descriptor
-        if target.resumeOffset > 0 {
-            var status = stat()
-            guard fstat(descriptor, &status) == 0, Int64(status.st_size) >= target.resumeOffset else {
-                throw URLError(.cannotOpenFile, userInfo: [NSURLErrorFailingURLErrorKey: url,
-                                                           NSLocalizedDescriptionKey: "The partial download is shorter than its resume data says."])
-            }
+    }
+
+    /// Why the open file cannot take the download, after making it 0600 and emptying it when the
+    /// download starts from zero; nil when it can.
+    private static func problem(with descriptor: Int32, keeping resumeOffset: Int64) -> String? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid() else {
+            return "The download file is not a regular file of this user's."
         }
+        if status.st_mode & 0o7777 != 0o600, fchmod(descriptor, 0o600) != 0 { return String(cString: strerror(errno)) }
+        if resumeOffset > 0 {
+            return Int64(status.st_size) >= resumeOffset ? nil : "The partial download is shorter than its resume data says."
+        }
+        return ftruncate(descriptor, 0) == 0 ? nil : String(cString: strerror(errno))
     }
 
     deinit {
