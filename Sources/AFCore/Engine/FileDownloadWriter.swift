@@ -55,10 +55,13 @@ final class FileDownloadWriter {
     }
 
     /// Why the open file cannot take the download, after making it 0600 and emptying it when the
-    /// download starts from zero; nil when it can.
+    /// download starts from zero; nil when it can. A character device (`/dev/null`) takes the
+    /// bytes as they are: only root can make one, so none is planted.
     private static func problem(with descriptor: Int32, keeping resumeOffset: Int64) -> String? {
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid() else {
+        guard fstat(descriptor, &status) == 0 else { return String(cString: strerror(errno)) }
+        if status.st_mode & S_IFMT == S_IFCHR, resumeOffset == 0 { return nil }
+        guard status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid() else {
             return "The download file is not a regular file of this user's."
         }
         if status.st_mode & 0o7777 != 0o600, fchmod(descriptor, 0o600) != 0 { return String(cString: strerror(errno)) }
