@@ -76,20 +76,28 @@ struct MultipartEncoder {
     }
 }
 
-/// The file `writeEncodedData(to:)` writes, created exclusively.
+/// The file an encoded form is written to, created exclusively (never through a link) with
+/// mode 0600.
 final class EncodedFileOutput {
-    private var descriptor: Int32
+    private(set) var descriptor: Int32
     private let url: URL
 
-    init(url: URL) throws {
+    /// `readable`: opened for reading too, so the body can be sent from this descriptor.
+    init(url: URL, readable: Bool = false) throws {
         self.url = url
-        descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        descriptor = open(url.path, (readable ? O_RDWR : O_WRONLY) | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             if errno == EEXIST {
                 throw AFError.multipartEncodingFailed(reason: .outputStreamFileAlreadyExists(at: url))
             }
             throw AFError.multipartEncodingFailed(reason: .outputStreamCreationFailed(for: url))
         }
+    }
+
+    /// Hands the open descriptor over to the caller, who closes it.
+    func detach() -> Int32 {
+        defer { descriptor = -1 }
+        return descriptor
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {

@@ -4,15 +4,16 @@ import FoundationNetworking
 #endif
 
 /// A multipart upload: the request with the form's `Content-Type`, and the body made once
-/// (retries reuse it) — in memory at or below the threshold, else in a temporary file the
-/// request removes when it ends.
-final class MultipartUpload: UploadConvertible, @unchecked Sendable {
+/// (retries reuse it) — in memory at or below the threshold, else in a `SpilledForm`, a file
+/// without a name that is closed when the request ends.
+final class MultipartUpload: UploadConvertible, UploadEndObserving, @unchecked Sendable {
     private let form: MultipartFormData
     private let build: (@Sendable (MultipartFormData) -> Void)?
     private let request: any URLRequestConvertible
     private let threshold: UInt64
     private let fileManager: FileManager
     private let made = Protected<Result<UploadRequest.Uploadable, any Error>?>(nil)
+    private let spilled = Protected<SpilledForm?>(nil)
 
     init(form: MultipartFormData, build: (@Sendable (MultipartFormData) -> Void)?, request: any URLRequestConvertible,
          threshold: UInt64, fileManager: FileManager) {
@@ -43,15 +44,12 @@ final class MultipartUpload: UploadConvertible, @unchecked Sendable {
         if form.contentLength <= threshold {
             return .data(try form.encode())
         }
-        let directory = fileManager.temporaryDirectory
-            .appendingPathComponent("org.alamofire.manager/multipart.form.data", isDirectory: true)
-        let file = directory.appendingPathComponent(UUID().uuidString)
-        do {
-            try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw AFError.multipartEncodingFailed(reason: .outputStreamCreationFailed(for: file))
-        }
-        try form.writeEncodedData(to: file)
-        return .file(file, shouldRemove: true)
+        let form = try SpilledForm(form)
+        spilled.withLock { $0 = form }
+        return .file(form.url, shouldRemove: false)
+    }
+
+    func uploadDidEnd() {
+        spilled.withLock { $0 }?.close()
     }
 }

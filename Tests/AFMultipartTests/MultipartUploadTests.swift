@@ -116,11 +116,23 @@ struct ParsedForm: Decodable, Sendable {
         form.append(Data(repeating: 1, count: 300_000), withName: "big", fileName: "big.bin", mimeType: "application/octet-stream")
     }
 
-    /// The temporary file of a spilled upload, after checking it is one.
+    /// The descriptor path a spilled upload is sent from, after checking it is one.
     private func spillFile(of request: UploadRequest) -> URL? {
-        guard case let .file(url, shouldRemove: true) = request.uploadable,
-              url.path.contains("org.alamofire.manager/multipart.form.data/") else { return nil }
+        guard case let .file(url, shouldRemove: false) = request.uploadable, url.path.hasPrefix("/proc/self/fd/") else { return nil }
         return url
+    }
+
+    /// Whether `file` (a `/proc/self/fd/N` path) is still an open spilled form: the number may be
+    /// reused by another file once closed, so the link's target is what tells.
+    private func isOpenSpill(_ file: URL) -> Bool {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: file.path))?.contains("/AF-multipart-") == true
+    }
+
+    /// The private directories spilled forms are made in (one per test process).
+    private func spillDirectories() throws -> [URL] {
+        let temporary = FileManager.default.temporaryDirectory
+        return try FileManager.default.contentsOfDirectory(atPath: temporary.path)
+            .filter { $0.hasPrefix("AF-multipart-") }.map { temporary.appendingPathComponent($0) }
     }
 
     @Test func aFormAboveTheThresholdIsSentFromATemporaryFileRemovedAfterwards() async throws {
@@ -131,7 +143,25 @@ struct ParsedForm: Decodable, Sendable {
         #expect(parsed.part("big")?.size == 300_000)
         #expect(parsed.part("big")?.filename == "big.bin")
         let file = try #require(spillFile(of: request))
-        #expect(!FileManager.default.fileExists(atPath: file.path))
+        #expect(!isOpenSpill(file), "the descriptor is closed once the request ended")
+    }
+
+    @Test func theSpillIsPrivateAndHasNoNameAnotherUserCouldSwap() async throws {
+        let session = makeSession()
+        let request = session.upload(multipartFormData: bigForm, to: Server.faults("/stall"), usingThreshold: 100_000)
+        let task = request.serializingData()
+        _ = await response { done in request.onURLSessionTaskCreation(on: DispatchQueue(label: "test.task")) { done($0) } }
+        let file = try #require(spillFile(of: request))
+        // While it is sent: readable through the descriptor only, 0600; no name holds it.
+        var info = stat()
+        #expect(stat(file.path, &info) == 0)  // through the descriptor's link, to the file
+        #expect(info.st_size > 300_000 && info.st_mode & 0o777 == 0o600 && info.st_nlink == 0)
+        let directory = try #require(try spillDirectories().first)
+        let mode = try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions] as? Int
+        #expect(mode == 0o700)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        request.cancel()
+        _ = await task.response
     }
 
     @Test func aFormAtTheThresholdIsEncodedInMemory() async throws {
@@ -153,7 +183,7 @@ struct ParsedForm: Decodable, Sendable {
         let response = await request.serializingData().response
         #expect(response.error != nil)
         let file = try #require(spillFile(of: request))
-        #expect(!FileManager.default.fileExists(atPath: file.path))
+        #expect(!isOpenSpill(file), "the descriptor is closed once the request ended")
     }
 
     @Test func theTemporaryFileGoesWhenTheRequestIsCancelled() async throws {
@@ -162,10 +192,10 @@ struct ParsedForm: Decodable, Sendable {
         let task = request.serializingData()
         _ = await response { done in request.onURLSessionTaskCreation(on: DispatchQueue(label: "test.task")) { done($0) } }
         let file = try #require(spillFile(of: request))
-        #expect(FileManager.default.fileExists(atPath: file.path))
+        #expect(isOpenSpill(file))
         request.cancel()
         #expect(await task.response.error?.isExplicitlyCancelledError == true)
-        #expect(!FileManager.default.fileExists(atPath: file.path))
+        #expect(!isOpenSpill(file), "the descriptor is closed once the request ended")
     }
 
     @Test func anEncodingErrorFailsTheRequestWithItsReason() async throws {

@@ -81,7 +81,14 @@ public final class UploadRequest: DataRequest, @unchecked Sendable {
         if case let .file(url, shouldRemove: true) = uploadable {
             try? fileManager.removeItem(at: url)
         }
+        (upload as? any UploadEndObserving)?.uploadDidEnd()
     }
+}
+
+/// An upload body that holds something until its request ends (AFMultipart's spilled form keeps
+/// the descriptor of its unlinked file): told once the request's handlers ran.
+package protocol UploadEndObserving: Sendable {
+    func uploadDidEnd()
 }
 
 extension UploadRequest.Uploadable: UploadableConvertible {

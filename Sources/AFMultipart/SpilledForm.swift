@@ -1,0 +1,64 @@
+import AFCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A form too big for memory, encoded into a file that has no name: it is created in a
+/// directory only this process's user can enter (`mkdtemp`, 0700), unlinked at once, and sent
+/// through its descriptor (`/proc/self/fd/N` opens the same file, never a path another user
+/// could swap). Replays (retries, 307/308) read it again; the descriptor closes when the
+/// request ends, and the bytes go with it.
+final class SpilledForm: @unchecked Sendable {
+    private let descriptor: Protected<Int32>
+
+    /// Where the engine reads the body.
+    let url: URL
+
+    init(_ form: MultipartFormData) throws {
+        let directory = try SpillDirectory.path()
+        let file = URL(fileURLWithPath: directory).appendingPathComponent(UUID().uuidString)
+        let output = try EncodedFileOutput(url: file, readable: true)
+        unlink(file.path)
+        do {
+            try form.writeEncoded(to: output)
+        } catch {
+            try? output.close()
+            throw error
+        }
+        let descriptor = output.detach()
+        self.descriptor = Protected(descriptor)
+        url = URL(fileURLWithPath: "/proc/self/fd/\(descriptor)")
+    }
+
+    /// Closes the descriptor (once).
+    func close() {
+        let open = descriptor.withLock { descriptor -> Int32 in
+            defer { descriptor = -1 }
+            return descriptor
+        }
+        if open >= 0 { _ = Glibc.close(open) }
+    }
+
+    deinit { close() }
+}
+
+/// The private directory spilled forms are created in: made once per process with `mkdtemp`
+/// (mode 0700, a name no one could have prepared), under the temporary directory.
+enum SpillDirectory {
+    private static let made = Protected<String?>(nil)
+
+    static func path() throws -> String {
+        try made.withLock { made in
+            if let made { return made }
+            var template = Array((FileManager.default.temporaryDirectory.path + "/AF-multipart-XXXXXX").utf8CString)
+            guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+                throw AFError.multipartEncodingFailed(reason: .outputStreamCreationFailed(
+                    for: FileManager.default.temporaryDirectory))
+            }
+            let path = String(cString: created)
+            made = path
+            return path
+        }
+    }
+}
