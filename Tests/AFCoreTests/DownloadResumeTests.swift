@@ -242,12 +242,18 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(throws: URLError.self) { try FileDownloadWriter(target: DownloadTarget(file: folder, resumeOffset: 0)) }
-        // A fresh file is this user's alone.
+        // A fresh file is this user's alone; a looser partial of its own is tightened when continued.
         let fresh = directory.appendingPathComponent("AF-download-\(UUID().uuidString).tmp")
         defer { try? FileManager.default.removeItem(at: fresh) }
         _ = try FileDownloadWriter(target: DownloadTarget(file: fresh, resumeOffset: 0))
-        let mode = try FileManager.default.attributesOfItem(atPath: fresh.path)[.posixPermissions] as? Int
-        #expect(mode == 0o600)
+        #expect(try FileManager.default.attributesOfItem(atPath: fresh.path)[.posixPermissions] as? Int == 0o600)
+        let loose = directory.appendingPathComponent("AF-download-\(UUID().uuidString).tmp")
+        defer { try? FileManager.default.removeItem(at: loose) }
+        try Data(count: 100).write(to: loose)
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: loose.path)
+        _ = try FileDownloadWriter(target: DownloadTarget(file: loose, resumeOffset: 50))
+        #expect(try FileManager.default.attributesOfItem(atPath: loose.path)[.posixPermissions] as? Int == 0o600)
+        #expect(try Data(contentsOf: loose).count == 100, "continued, not cut")
     }
 
     @Test func resumeDataCarriesNoCredentials() async throws {

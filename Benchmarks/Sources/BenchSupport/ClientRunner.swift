@@ -38,12 +38,25 @@ public struct ClientRunner {
         try run(arguments: ["cache-hits", url, String(count)])
     }
 
-    private func run(executable: URL? = nil, arguments: [String]) throws -> RunResult {
+    /// `af-bench-client soak`: the result, and the checkpoint lines it wrote to standard error.
+    public func runSoak(url: String, count: Int, inflight: Int) throws -> (RunResult, [SoakCheckpoint]) {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("af-soak-\(UUID().uuidString).log")
+        guard FileManager.default.createFile(atPath: log.path, contents: nil) else { throw BenchError("cannot create \(log.path)") }
+        defer { try? FileManager.default.removeItem(at: log) }
+        let errors = try FileHandle(forWritingTo: log)
+        let result = try run(arguments: ["soak", url, String(count), String(inflight)], errors: errors)
+        try errors.close()
+        let lines = String(decoding: try Data(contentsOf: log), as: UTF8.self).split(separator: "\n")
+        return (result, lines.compactMap { try? JSONDecoder().decode(SoakCheckpoint.self, from: Data($0.utf8)) })
+    }
+
+    private func run(executable: URL? = nil, arguments: [String], errors: FileHandle? = nil) throws -> RunResult {
         let process = Process()
         process.executableURL = executable ?? self.executable
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
+        if let errors { process.standardError = errors }
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -53,4 +66,13 @@ public struct ClientRunner {
         }
         return result
     }
+}
+
+/// What `af-bench-client soak` reports every 100,000 requests.
+public struct SoakCheckpoint: Decodable, Sendable {
+    public var finished: Int
+    public var seconds: Double
+    public var rssKiB: Int
+    public var descriptors: Int
+    public var threads: Int
 }

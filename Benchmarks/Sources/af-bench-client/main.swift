@@ -7,6 +7,7 @@
 // usage: af-bench-client URL COUNT INFLIGHT [CAFILE [FORM]]
 //        af-bench-client upload-file|upload-stream|upload-multipart|download|stream URL PATH
 //        af-bench-client cache-hits URL COUNT
+//        af-bench-client soak URL COUNT INFLIGHT   (checkpoint lines on standard error)
 
 import AFCore
 import BenchSupport
@@ -19,6 +20,9 @@ import FoundationNetworking
 let arguments = CommandLine.arguments
 if arguments.count == 4, arguments[1].hasPrefix("upload-") {
     runUpload(mode: arguments[1], url: arguments[2], path: arguments[3])
+}
+if arguments.count == 5, arguments[1] == "soak" {
+    runSoak(url: arguments[2], count: Int(arguments[3]) ?? 0, inflight: Int(arguments[4]) ?? 1)
 }
 if arguments.count == 4, arguments[1] == "cache-hits" {
     runCacheHits(url: arguments[2], count: Int(arguments[3]) ?? 0)

@@ -3,10 +3,12 @@
 // AF's ratio to each peer. The request workloads also run `skeleton-bench`, the ceiling of AF's
 // shape (its thread hand-offs and response type, none of its work).
 //
-// usage: af-bench [--repeat N] [--scale X] [--only requests|transfers|cache]
+// usage: af-bench [--repeat N] [--scale X] [--only requests|transfers|cache] [--soak]
 //   --repeat N  runs per client and workload; the median by requests/s or MB/s is reported (default 3)
 //   --scale X   multiplies the request counts and the transfer size (default 1.0; 0.1 for a quick look)
 //   --only K    runs one kind of workload
+//   --soak      instead: 10^6 requests (times X), sequential then 64 in flight, 1 % cancelled at
+//               random moments; memory, descriptors and threads every 100k, and their growth
 
 import BenchSupport
 import Foundation
@@ -15,6 +17,7 @@ struct Options {
     var repeats = 3
     var scale = 1.0
     var only: String?
+    var soak = false
 
     init(_ arguments: [String]) throws {
         var iterator = arguments.makeIterator()
@@ -26,13 +29,15 @@ struct Options {
             case "--scale":
                 guard let value = iterator.next().flatMap(Double.init), value > 0 else { throw BenchError("--scale needs a positive number") }
                 scale = value
+            case "--soak":
+                soak = true
             case "--only":
                 guard let value = iterator.next(), ["requests", "transfers", "cache"].contains(value) else {
                     throw BenchError("--only takes requests, transfers or cache")
                 }
                 only = value
             default:
-                throw BenchError("unknown argument \(argument); usage: af-bench [--repeat N] [--scale X] [--only requests|transfers|cache]")
+                throw BenchError("unknown argument \(argument); usage: af-bench [--repeat N] [--scale X] [--only requests|transfers|cache] [--soak]")
             }
         }
     }
@@ -101,6 +106,10 @@ func run() throws {
     let fixture = try Fixture(script: script)
     defer { fixture.stop() }
 
+    if options.soak {
+        print(try soakTable(fixture: fixture, client: clients.af, scale: options.scale).markdown)
+        return
+    }
     if options.includes("requests") {
         let (table, summary) = try requestTables(fixture: fixture, clients: clients, options: options)
         print(table.markdown, summary.markdown, "", separator: "\n\n")
