@@ -26,8 +26,10 @@ func runUpload(mode: String, url: String, path: String) -> Never {
         done.signal()
     }
     done.wait()
-    // A form above the threshold went through a temporary file that must be gone now.
-    if case let .file(spill, _) = request.uploadable, spill != file, FileManager.default.fileExists(atPath: spill.path) {
+    // A form above the threshold went through a nameless spill file (read through
+    // /proc/self/fd/N) whose descriptor must be closed now; the number itself may be reused.
+    if case let .file(spill, _) = request.uploadable, spill != file,
+       (try? FileManager.default.destinationOfSymbolicLink(atPath: spill.path))?.contains("/AF-multipart-") == true {
         FileHandle.standardError.write(Data("multipart temporary file left behind: \(spill.path)\n".utf8))
         reportTransfer(bytes: -1, since: start)
     }
