@@ -54,6 +54,7 @@ import Testing
         #expect(HTTPHeader.defaultAcceptEncoding.value == "br;q=1.0, gzip;q=0.9, deflate;q=0.8")
         #expect(HTTPHeader.defaultUserAgent.value.contains("AF/\(AFInfo.version)"))
         #expect(HTTPHeader.defaultUserAgent.value.contains("Linux"))
+        #expect(!HTTPHeader.defaultUserAgent.value.contains("Unknown"))
         #expect(["a", "b", "c"].qualityEncoded() == "a;q=1.0, b;q=0.9, c;q=0.8")
         #expect(HTTPHeaders.default.map(\.name) == ["Accept-Encoding", "Accept-Language", "User-Agent"])
         #expect(URLSessionConfiguration.af.default.headers.sorted() == HTTPHeaders.default.sorted())
@@ -106,5 +107,20 @@ import Testing
         #expect(HTTPMethod.query.rawValue == "QUERY")
         #expect([HTTPMethod.connect, .delete, .get, .head, .options, .patch, .post, .put, .trace].map(\.rawValue)
             == ["CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE"])
+    }
+
+    @Test func theUserAgentSaysOnlyWhatIsKnown() {
+        var names = utsname()
+        uname(&names)
+        let release = withUnsafeBytes(of: &names.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let debian = "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nNAME=\"Debian GNU/Linux\"\nVERSION_ID=\"12\"\nID=debian\n"
+        let agent = UserAgent.make(executable: "/usr/local/bin/syncd", osRelease: debian)
+        #expect(agent.hasPrefix("syncd (Debian GNU/Linux 12; Linux \(release); "), "\(agent)")
+        #expect(agent.hasSuffix(") AF/\(AFInfo.version)"))
+        #expect(!agent.contains("Unknown"))
+        // Nothing known about the distribution: left out, not "Unknown".
+        #expect(UserAgent.make(executable: "tool", osRelease: nil).hasPrefix("tool (Linux \(release); "))
+        #expect(UserAgent.distribution(in: "ID=alpine\nNAME=\"Alpine Linux\"\nVERSION_ID=3.20.0\n") == "Alpine Linux 3.20.0")
+        #expect(UserAgent.distribution(in: "garbage") == nil)
     }
 }

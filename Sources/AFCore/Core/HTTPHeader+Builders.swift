@@ -90,25 +90,54 @@ extension Collection<String> {
     }
 }
 
+/// AF's default `User-Agent`: what Alamofire sends on Apple platforms, made of true things on
+/// Linux, and of nothing that is not known: `name[/version] (distribution version; Linux kernel;
+/// architecture) AF/version`, for example `syncd/2.1 (Debian GNU/Linux 12; Linux 6.1.0; x86_64)
+/// AF/0.1.0`. The version is the main bundle's `CFBundleShortVersionString` when it has one.
 enum UserAgent {
-    static func make() -> String {
-        let executable = CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "Unknown"
-        let version = ProcessInfo.processInfo.operatingSystemVersion
-        let osVersion = "\(version.majorVersion).\(version.minorVersion).\(version.patchVersion)"
-        return "\(executable)/Unknown (Unknown; build:Unknown; \(osName) \(osVersion)) AF/\(AFInfo.version)"
+    static func make(executable: String? = CommandLine.arguments.first, bundle: Bundle = .main,
+                     osRelease: String? = try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) -> String {
+        var product = executable.map { URL(fileURLWithPath: $0).lastPathComponent }.flatMap { $0.isEmpty ? nil : $0 }
+            ?? ProcessInfo.processInfo.processName
+        if let version = bundle.object(forInfoDictionaryKey: "CFBundleShortVersionString") as? String, !version.isEmpty {
+            product += "/\(version)"
+        }
+        let system = [osRelease.flatMap(distribution(in:)), kernel, machine].compactMap { $0 }
+        let comment = system.isEmpty ? "" : " (\(system.joined(separator: "; ")))"
+        return "\(product)\(comment) AF/\(AFInfo.version)"
     }
 
-    private static var osName: String {
-        #if os(Linux)
-        "Linux"
-        #elseif os(macOS)
-        "macOS"
-        #elseif os(Windows)
-        "Windows"
-        #elseif os(Android)
-        "Android"
-        #else
-        "Unknown"
-        #endif
+    /// `NAME VERSION_ID` from an os-release file (`Debian GNU/Linux 12`), when it names one.
+    static func distribution(in osRelease: String) -> String? {
+        var fields: [String: String] = [:]
+        for line in osRelease.split(separator: "\n") {
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            let value = line[line.index(after: equals)...].trimmingCharacters(in: CharacterSet(charactersIn: "\"' "))
+            fields[String(line[..<equals])] = value
+        }
+        guard let name = fields["NAME"], !name.isEmpty else { return nil }
+        return [name, fields["VERSION_ID"]].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    /// `Linux 6.1.0`: the kernel and its release.
+    private static var kernel: String? {
+        var names = utsname()
+        guard uname(&names) == 0 else { return nil }
+        let system = field(&names.sysname), release = field(&names.release)
+        return system.isEmpty ? nil : [system, release].filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    /// The machine architecture (`x86_64`, `aarch64`).
+    private static var machine: String? {
+        var names = utsname()
+        guard uname(&names) == 0 else { return nil }
+        let machine = field(&names.machine)
+        return machine.isEmpty ? nil : machine
+    }
+
+    private static func field<T>(_ value: inout T) -> String {
+        withUnsafeBytes(of: &value) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
     }
 }
