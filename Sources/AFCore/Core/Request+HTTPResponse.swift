@@ -19,6 +19,21 @@ extension Request {
         mutableState.withLock { $0.httpResponseHandler = (queue, handler, holdsBody) }
     }
 
+    /// The form without a disposition: `handler` is told each head; the body is read meanwhile.
+    func observeHTTPResponses(on queue: DispatchQueue, _ handler: @escaping @Sendable (HTTPURLResponse) -> Void) {
+        setHTTPResponseHandler(on: queue, holdsBody: false) { response, completion in
+            handler(response)
+            completion(.allow)
+        }
+    }
+
+    /// The async form: `handler` decides in a task of its own while the body waits.
+    func decideOnHTTPResponses(_ handler: @escaping @Sendable (HTTPURLResponse) async -> ResponseDisposition) {
+        setHTTPResponseHandler(on: underlyingQueue, holdsBody: true) { response, completion in
+            Task { completion(await handler(response)) }
+        }
+    }
+
     /// Whether final response heads go to a handler (their bodies wait at the gate meanwhile).
     var awaitsResponseDisposition: Bool { mutableState.withLock { $0.httpResponseHandler != nil } }
 
@@ -40,9 +55,9 @@ extension Request {
 }
 
 extension DataRequest {
-    /// Calls `handler` on `queue` with each final response head, before the body is read; the
-    /// body waits until `handler` calls its completion handler, which it must call once:
-    /// `.cancel` cancels the request without reading the body.
+    /// Calls `handler` on `queue` with each final response head, before the body; the body
+    /// waits until `handler` calls its completion handler, which it must call once: `.cancel`
+    /// cancels the request.
     @_disfavoredOverload
     @discardableResult
     public func onHTTPResponse(
@@ -58,18 +73,33 @@ extension DataRequest {
     @discardableResult
     public func onHTTPResponse(on queue: DispatchQueue = .main,
                                perform handler: @escaping @Sendable (HTTPURLResponse) -> Void) -> Self {
-        setHTTPResponseHandler(on: queue, holdsBody: false) { response, completion in
-            handler(response)
-            completion(.allow)
+        observeHTTPResponses(on: queue, handler)
+        return self
+    }
+
+    /// Calls `handler` with each final response head; the body waits for its disposition.
+    @_disfavoredOverload
+    @discardableResult
+    public func onHTTPResponse(perform handler: @escaping @Sendable (_ response: HTTPURLResponse) async -> ResponseDisposition) -> Self {
+        decideOnHTTPResponses(handler)
+        return self
+    }
+
+    /// Calls `handler` with each final response head; the body waits until it returns.
+    @discardableResult
+    public func onHTTPResponse(perform handler: @escaping @Sendable (_ response: HTTPURLResponse) async -> Void) -> Self {
+        decideOnHTTPResponses { response in
+            await handler(response)
+            return .allow
         }
         return self
     }
 }
 
 extension DataStreamRequest {
-    /// Calls `handler` on `queue` with each final response head, before the body is streamed;
-    /// the stream waits until `handler` calls its completion handler, which it must call once:
-    /// `.cancel` cancels the request.
+    /// Calls `handler` on `queue` with each final response head, before the stream; the stream
+    /// waits until `handler` calls its completion handler, which it must call once: `.cancel`
+    /// cancels the request.
     @_disfavoredOverload
     @discardableResult
     public func onHTTPResponse(
@@ -81,57 +111,29 @@ extension DataStreamRequest {
         return self
     }
 
-    /// Calls `handler` on `queue` with each final response head; the body streams meanwhile.
+    /// Calls `handler` on `queue` with each final response head; the stream flows meanwhile.
     @discardableResult
     public func onHTTPResponse(on queue: DispatchQueue = .main,
                                perform handler: @escaping @Sendable (HTTPURLResponse) -> Void) -> Self {
-        setHTTPResponseHandler(on: queue, holdsBody: false) { response, completion in
-            handler(response)
-            completion(.allow)
-        }
-        return self
-    }
-}
-
-// The async forms: the handler runs in a task of its own; the body waits until it returns.
-extension DataRequest {
-    /// Calls `handler` with each final response head; the body waits for its disposition.
-    @_disfavoredOverload
-    @discardableResult
-    public func onHTTPResponse(perform handler: @escaping @Sendable (_ response: HTTPURLResponse) async -> ResponseDisposition) -> Self {
-        setHTTPResponseHandler(on: underlyingQueue, holdsBody: true) { response, completionHandler in
-            Task { completionHandler(await handler(response)) }
-        }
+        observeHTTPResponses(on: queue, handler)
         return self
     }
 
-    /// Calls `handler` with each final response head; the body waits until it returns.
-    @discardableResult
-    public func onHTTPResponse(perform handler: @escaping @Sendable (_ response: HTTPURLResponse) async -> Void) -> Self {
-        onHTTPResponse { response -> ResponseDisposition in
-            await handler(response)
-            return .allow
-        }
-    }
-}
-
-extension DataStreamRequest {
     /// Calls `handler` with each final response head; the stream waits for its disposition.
     @_disfavoredOverload
     @discardableResult
     public func onHTTPResponse(perform handler: @escaping @Sendable (_ response: HTTPURLResponse) async -> ResponseDisposition) -> Self {
-        setHTTPResponseHandler(on: underlyingQueue, holdsBody: true) { response, completionHandler in
-            Task { completionHandler(await handler(response)) }
-        }
+        decideOnHTTPResponses(handler)
         return self
     }
 
     /// Calls `handler` with each final response head; the stream waits until it returns.
     @discardableResult
     public func onHTTPResponse(perform handler: @escaping @Sendable (_ response: HTTPURLResponse) async -> Void) -> Self {
-        onHTTPResponse { response -> ResponseDisposition in
+        decideOnHTTPResponses { response in
             await handler(response)
             return .allow
         }
+        return self
     }
 }
