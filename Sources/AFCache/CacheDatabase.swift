@@ -2,15 +2,19 @@ import AFCore
 import Foundation
 
 /// The cache's SQLite file: one row per stored response variant and credential partition, with its
-/// size and last use for least-recently-used eviction, and the random key partitions are hashed
-/// with. WAL mode and a busy timeout let several processes share it; a damaged file is moved aside
+/// size and last use for least-recently-used eviction; its body in chunks of a table of their own,
+/// so no body is ever held whole by SQLite and a row's use is recorded without rewriting its
+/// body; and the random key partitions are hashed with. WAL mode and a busy timeout let several processes share it; a damaged file is moved aside
 /// and a new one made. The file (and SQLite's -wal and -shm beside it) is private to its owner
 /// (0600), in a directory made 0700 when AF creates it. Not thread-safe: `SQLiteURLCache`
 /// serialises.
 final class CacheDatabase {
     /// 2: rows carry the credential partition they were stored for (rows of version 1 did not,
     /// so they are dropped: they could hold one user's responses to be served to another).
-    static let schemaVersion = 2
+    /// 3: bodies are kept in `body_chunks` (rows of older versions are dropped).
+    static let schemaVersion = 3
+    /// The most body bytes one chunk row holds: what SQLite holds in memory at once for a body.
+    static let chunkSize = 1 << 20
     static let busyTimeout: TimeInterval = 5
 
     let fileURL: URL
@@ -49,7 +53,9 @@ final class CacheDatabase {
         }
         var version: Int64 = 0
         try database.query("PRAGMA user_version") { version = $0.integer(0) }
-        if version != 0, version < schemaVersion { try database.execute("DROP TABLE IF EXISTS responses") }
+        if version != 0, version < schemaVersion {
+            try database.execute("DROP TABLE IF EXISTS responses; DROP TABLE IF EXISTS body_chunks")
+        }
         try database.execute("""
             CREATE TABLE IF NOT EXISTS responses (
                 id INTEGER PRIMARY KEY,
@@ -59,7 +65,7 @@ final class CacheDatabase {
                 status INTEGER NOT NULL,
                 headers BLOB NOT NULL,
                 varying BLOB NOT NULL,
-                body BLOB NOT NULL,
+                body_size INTEGER NOT NULL,
                 request_date REAL NOT NULL,
                 response_date REAL NOT NULL,
                 stored_at REAL NOT NULL,
@@ -67,6 +73,15 @@ final class CacheDatabase {
                 size INTEGER NOT NULL,
                 UNIQUE (url, partition, variant)
             );
+            CREATE TABLE IF NOT EXISTS body_chunks (
+                response INTEGER NOT NULL,
+                seq INTEGER NOT NULL,
+                bytes BLOB NOT NULL,
+                PRIMARY KEY (response, seq)
+            );
+            CREATE TRIGGER IF NOT EXISTS responses_drop_body AFTER DELETE ON responses BEGIN
+                DELETE FROM body_chunks WHERE response = old.id;
+            END;
             CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL);
             CREATE INDEX IF NOT EXISTS responses_by_use ON responses (last_used);
             CREATE INDEX IF NOT EXISTS responses_by_storing ON responses (stored_at);
@@ -112,20 +127,27 @@ final class CacheDatabase {
 
     // MARK: Rows
 
-    /// The variants stored for `url` in `partition`.
+    /// The variants stored for `url` in `partition`, read in one transaction.
     func entries(for url: URL, partition: String, now: Date) throws -> [HTTPCacheEntry] {
         try recovering { database in
-            var entries: [HTTPCacheEntry] = []
             let key: [SQLiteDatabase.Value] = [.text(url.absoluteString), .text(partition)]
-            try database.query("""
-                SELECT status, headers, varying, body, request_date, response_date FROM responses
-                WHERE url = ? AND partition = ?
-                """, key) { row in
-                entries.append(HTTPCacheEntry(
-                    url: url, statusCode: Int(row.integer(0)), headers: EntryCoding.headers(row.blob(1)),
-                    body: row.blob(3), varyingRequestHeaders: EntryCoding.varying(row.blob(2)),
-                    requestDate: Date(timeIntervalSince1970: row.real(4)),
-                    responseDate: Date(timeIntervalSince1970: row.real(5))))
+            let entries = try transaction(database, "BEGIN") {
+                var rows: [(id: Int64, size: Int, entry: HTTPCacheEntry)] = []
+                try database.query("""
+                    SELECT id, body_size, status, headers, varying, request_date, response_date FROM responses
+                    WHERE url = ? AND partition = ?
+                    """, key) { row in
+                    rows.append((row.integer(0), Int(row.integer(1)), HTTPCacheEntry(
+                        url: url, statusCode: Int(row.integer(2)), headers: EntryCoding.headers(row.blob(3)),
+                        body: Data(), varyingRequestHeaders: EntryCoding.varying(row.blob(4)),
+                        requestDate: Date(timeIntervalSince1970: row.real(5)),
+                        responseDate: Date(timeIntervalSince1970: row.real(6)))))
+                }
+                return try rows.map { row in
+                    var entry = row.entry
+                    entry.body = try body(of: row.id, size: row.size, in: database)
+                    return entry
+                }
             }
             if !entries.isEmpty {
                 try database.query("UPDATE responses SET last_used = ? WHERE url = ? AND partition = ?",
@@ -135,28 +157,66 @@ final class CacheDatabase {
         }
     }
 
-    /// Stores `entry` in `partition` (replacing its variant there), then evicts the least recently
-    /// used rows until the stored bytes fit `capacity`.
+    /// The body of response `id`, its chunks copied straight into one buffer of `size` bytes.
+    private func body(of id: Int64, size: Int, in database: SQLiteDatabase) throws -> Data {
+        var body = Data(count: size)
+        var filled = 0
+        try body.withUnsafeMutableBytes { buffer in
+            try database.query("SELECT bytes FROM body_chunks WHERE response = ? ORDER BY seq", [.integer(id)]) { row in
+                try row.withBlob(0) { chunk in
+                    guard chunk.count <= size - filled else { throw Self.damagedBody(id) }
+                    if let source = chunk.baseAddress { (buffer.baseAddress! + filled).copyMemory(from: source, byteCount: chunk.count) }
+                    filled += chunk.count
+                }
+            }
+        }
+        guard filled == size else { throw Self.damagedBody(id) }
+        return body
+    }
+
+    private static func damagedBody(_ id: Int64) -> SQLiteDatabase.Failure {
+        SQLiteDatabase.Failure(code: 11 /* SQLITE_CORRUPT */, message: "the body of stored response \(id) does not have its recorded size")
+    }
+
+    /// Stores `entry` in `partition` (replacing its variant there), its body in chunks, then evicts
+    /// the least recently used rows until the stored bytes fit `capacity`.
     func store(_ entry: HTTPCacheEntry, partition: String, now: Date, capacity: Int) throws {
         let headers = EntryCoding.encode(entry.headers), varying = EntryCoding.encode(entry.varyingRequestHeaders)
         let size = entry.body.count + headers.count + varying.count + entry.url.absoluteString.utf8.count
+        let variant = EntryCoding.variantKey(entry.varyingRequestHeaders)
         try recovering { database in
-            try database.execute("BEGIN IMMEDIATE")
-            do {
+            try transaction(database, "BEGIN IMMEDIATE") {
+                try database.query("DELETE FROM responses WHERE url = ? AND partition = ? AND variant = ?",
+                                   [.text(entry.url.absoluteString), .text(partition), .text(variant)])
                 try database.query("""
-                    INSERT OR REPLACE INTO responses (url, partition, variant, status, headers, varying, body,
+                    INSERT INTO responses (url, partition, variant, status, headers, varying, body_size,
                         request_date, response_date, stored_at, last_used, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, [.text(entry.url.absoluteString), .text(partition),
-                          .text(EntryCoding.variantKey(entry.varyingRequestHeaders)),
-                          .integer(Int64(entry.statusCode)), .blob(headers), .blob(varying), .blob(entry.body),
+                    """, [.text(entry.url.absoluteString), .text(partition), .text(variant),
+                          .integer(Int64(entry.statusCode)), .blob(headers), .blob(varying), .integer(Int64(entry.body.count)),
                           .real(entry.requestDate.timeIntervalSince1970), .real(entry.responseDate.timeIntervalSince1970),
                           .real(now.timeIntervalSince1970), .real(now.timeIntervalSince1970), .integer(Int64(size))])
+                let id = database.lastInsertedRowID
+                // Slices share the body's storage: SQLite copies one chunk at a time.
+                for (seq, start) in stride(from: entry.body.startIndex, to: entry.body.endIndex, by: Self.chunkSize).enumerated() {
+                    let chunk = entry.body[start..<min(start + Self.chunkSize, entry.body.endIndex)]
+                    try database.query("INSERT INTO body_chunks (response, seq, bytes) VALUES (?, ?, ?)",
+                                       [.integer(id), .integer(Int64(seq)), .blob(chunk)])
+                }
                 try evict(database, capacity: capacity)
-                try database.execute("COMMIT")
-            } catch {
-                try? database.execute("ROLLBACK")
-                throw error
             }
+        }
+    }
+
+    /// Runs `body` between `begin` and COMMIT, rolling back when it throws.
+    private func transaction<Result>(_ database: SQLiteDatabase, _ begin: String, _ body: () throws -> Result) throws -> Result {
+        try database.execute(begin)
+        do {
+            let result = try body()
+            try database.execute("COMMIT")
+            return result
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw error
         }
     }
 
@@ -192,7 +252,7 @@ final class CacheDatabase {
     }
 
     func removeAll() throws {
-        try recovering { try $0.execute("DELETE FROM responses") }
+        try recovering { try $0.execute("DELETE FROM responses; DELETE FROM body_chunks") }
     }
 
     func remove(storedSince date: Date) throws {

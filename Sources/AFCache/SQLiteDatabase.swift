@@ -37,9 +37,13 @@ final class SQLiteDatabase {
             sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""
         }
         func blob(_ column: Int32) -> Data {
+            withBlob(column) { Data($0) }
+        }
+        /// Lends the column's bytes (valid only during `body`) without copying them.
+        func withBlob<Result>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+            let bytes = sqlite3_column_blob(statement, column)
             let count = Int(sqlite3_column_bytes(statement, column))
-            guard count > 0, let bytes = sqlite3_column_blob(statement, column) else { return Data() }
-            return Data(bytes: bytes, count: count)
+            return try body(UnsafeRawBufferPointer(start: count > 0 ? bytes : nil, count: count))
         }
     }
 
@@ -90,6 +94,9 @@ final class SQLiteDatabase {
             try row(Row(statement: statement))
         }
     }
+
+    /// The row id the last successful INSERT gave its row.
+    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// Rows changed by the last statement.
     var changes: Int { Int(sqlite3_changes(handle)) }

@@ -70,6 +70,7 @@ def nginx_config(directory, http_port, https_port, h2c_port, httpbin_port, extra
     locations = f"""
         location /static/ {{ alias {static}/; }}
         location /slow/ {{ alias {static}/; limit_rate 4m; }}
+        location /fresh/ {{ alias {static}/; expires 1h; }}  # cacheable for an hour
         location /slow-no-etag/ {{ alias {static}/; limit_rate 4m; etag off; }}
         location = /bench.json {{ default_type application/json; return 200 '{{"hello":"world"}}'; }}
         location = /redirect-to-small {{ return 302 /static/small.json; }}  # with nginx's HTML body

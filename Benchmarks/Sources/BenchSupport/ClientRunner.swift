@@ -38,6 +38,11 @@ public struct ClientRunner {
         try run(arguments: ["cache-hits", url, String(count)])
     }
 
+    /// One GET of `url` in `phase` (`network`, `store`, `serve`) with an SQLiteURLCache at `file`.
+    public func runCacheBody(url: String, phase: String, file: String) throws -> RunResult {
+        try run(arguments: ["cache-body", url, phase, file])
+    }
+
     /// `af-bench-client soak`: the result, and the checkpoint lines it wrote to standard error.
     public func runSoak(url: String, count: Int, inflight: Int) throws -> (RunResult, [SoakCheckpoint]) {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("af-soak-\(UUID().uuidString).log")

@@ -7,6 +7,7 @@
 // usage: af-bench-client URL COUNT INFLIGHT [CAFILE [FORM]]
 //        af-bench-client upload-file|upload-stream|upload-multipart|download|stream URL PATH
 //        af-bench-client cache-hits URL COUNT
+//        af-bench-client cache-body URL network|store|serve CACHEFILE
 //        af-bench-client soak URL COUNT INFLIGHT   (checkpoint lines on standard error)
 
 import AFCore
@@ -26,6 +27,9 @@ if arguments.count == 5, arguments[1] == "soak" {
 }
 if arguments.count == 4, arguments[1] == "cache-hits" {
     runCacheHits(url: arguments[2], count: Int(arguments[3]) ?? 0)
+}
+if arguments.count == 5, arguments[1] == "cache-body" {
+    runCacheBody(url: arguments[2], phase: arguments[3], file: arguments[4])
 }
 if arguments.count == 4, ["download", "stream"].contains(arguments[1]) {
     runDownload(mode: arguments[1], url: arguments[2], path: arguments[3])

@@ -21,3 +21,26 @@ func cacheTable(fixture: Fixture, clients: Clients, scale: Double) throws -> Tab
     table.add(["cache hits", "libcurl, AsyncHTTPClient", "no HTTP cache", "", ""])
     return table
 }
+
+/// One GET of a `300 MiB × scale` response fresh for an hour (nginx's static file), each phase in
+/// a process of its own: without a cache, stored into an empty SQLiteURLCache, served from it.
+/// Peak RSS of storing and serving against the uncached request (issue 26 item 8: ≤ 1.2×).
+func cacheBodyTable(fixture: Fixture, client: ClientRunner, scale: Double) throws -> Table {
+    var table = Table(columns: ["one GET of a large fresh response", "MiB", "s", "peak RSS MiB", "RSS ÷ uncached"])
+    let megabytes = max(16, Int(300 * scale))
+    let source = URL(fileURLWithPath: fixture.endpoints.directory).appendingPathComponent("static/cache-body.bin")
+    try writeSource(source, megabytes: megabytes)
+    defer { try? FileManager.default.removeItem(at: source) }
+    let database = FileManager.default.temporaryDirectory.appendingPathComponent("af-bench-cache-body-\(getpid()).sqlite").path
+    defer { ["", "-wal", "-shm"].forEach { try? FileManager.default.removeItem(atPath: database + $0) } }
+    let url = fixture.endpoints.http + "/fresh/cache-body.bin"
+    var uncached = 0
+    for (name, phase) in [("no cache", "network"), ("stored into SQLiteURLCache", "store"), ("served from SQLiteURLCache", "serve")] {
+        let result = try client.runCacheBody(url: url, phase: phase, file: database)
+        guard result.bytes == megabytes << 20 else { throw BenchError("AF cache-body \(phase): \(result.bytes) bytes") }
+        if phase == "network" { uncached = result.maxRSSKiB }
+        table.add([name, String(megabytes), String(format: "%.2f", result.seconds), String(format: "%.1f", Double(result.maxRSSKiB) / 1024),
+                   String(format: "%.2f×", Double(result.maxRSSKiB) / Double(max(uncached, 1)))])
+    }
+    return table
+}

@@ -118,7 +118,8 @@ func run() throws {
         print(try transferTable(fixture: fixture, clients: clients, scale: options.scale, repeats: options.repeats).markdown, "", separator: "\n")
     }
     if options.includes("cache") {
-        print(try cacheTable(fixture: fixture, clients: clients, scale: options.scale).markdown)
+        print(try cacheTable(fixture: fixture, clients: clients, scale: options.scale).markdown, "", separator: "\n")
+        print(try cacheBodyTable(fixture: fixture, client: clients.af, scale: options.scale).markdown)
     }
 }
 
