@@ -82,6 +82,16 @@ let package = Package(
         .testTarget(name: "AFCombineTests", dependencies: ["AFCombine", "AFTestSupport"], swiftSettings: strict),
         .testTarget(name: "AFCLITests", dependencies: ["af", "AFTestSupport"], swiftSettings: strict),
         .testTarget(name: "AFReachabilityTests", dependencies: ["AFReachability", "CNetlink", "AFTestSupport"], swiftSettings: strict),
+        // What each fuzz target does with one input (scripts/fuzz.sh); the suite replays the corpus.
+        .target(name: "AFFuzzTargets", dependencies: ["AFCore", "AFTrust", "CNetlink"], path: "Fuzz/Targets", swiftSettings: strict),
+        .testTarget(name: "AFFuzzTests", dependencies: ["AFFuzzTargets"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer's driver, built only by scripts/fuzz.sh (AF_FUZZ=1, with -sanitize=fuzzer): it has no
+// main of its own, so a normal build must not see it.
+if Context.environment["AF_FUZZ"] != nil {
+    package.targets.append(.executableTarget(name: "af-fuzz", dependencies: ["AFFuzzTargets"], path: "Fuzz/Driver",
+                                             swiftSettings: strict + [.unsafeFlags(["-parse-as-library"])]))
+}

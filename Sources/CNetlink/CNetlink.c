@@ -143,11 +143,85 @@ static ssize_t ask(int fd, struct nlmsghdr *request, char *answer, size_t capaci
     }
 }
 
-/// The error a NLMSG_ERROR answer carries (0 for an acknowledgement), or 1 for a data answer.
-static int answer_error(struct nlmsghdr *header) {
+/// The first message of an answer of `size` bytes, or NULL (errno EBADMSG) when it does not fit.
+static const struct nlmsghdr *first_message(const void *answer, size_t size) {
+    const struct nlmsghdr *header = answer;
+    if (size < NLMSG_HDRLEN || !NLMSG_OK(header, size)) {
+        errno = EBADMSG;
+        return NULL;
+    }
+    return header;
+}
+
+/// The error a NLMSG_ERROR answer carries (0 for an acknowledgement, -EBADMSG when it is too
+/// short to carry one), or 1 for a data answer.
+static int answer_error(const struct nlmsghdr *header) {
     if (header->nlmsg_type != NLMSG_ERROR) return 1;
-    struct nlmsgerr *error = NLMSG_DATA(header);
+    if (header->nlmsg_len < NLMSG_LENGTH(sizeof(struct nlmsgerr))) return -EBADMSG;
+    const struct nlmsgerr *error = NLMSG_DATA(header);
     return error->error;
+}
+
+int afn_parse_route_answer(const void *answer, size_t size) {
+    const struct nlmsghdr *header = first_message(answer, size);
+    if (!header) return -1;
+    int error = answer_error(header);
+    if (error == -ENETUNREACH || error == -EHOSTUNREACH || error == -EACCES || error == -EPERM ||
+        error == -EINVAL || error == -ENETDOWN) {
+        return 0;
+    }
+    if (error <= 0) {
+        errno = error < 0 ? -error : EBADMSG;
+        return -1;
+    }
+    if (header->nlmsg_len < NLMSG_LENGTH(sizeof(struct rtmsg))) {
+        errno = EBADMSG;
+        return -1;
+    }
+    const struct rtmsg *route = NLMSG_DATA(header);
+    if (route->rtm_type != RTN_UNICAST && route->rtm_type != RTN_LOCAL) return 0;
+    int attributes_length = (int)RTM_PAYLOAD(header);
+    for (const struct rtattr *attribute = RTM_RTA(route); RTA_OK(attribute, attributes_length);
+         attribute = RTA_NEXT(attribute, attributes_length)) {
+        if (attribute->rta_type == RTA_OIF && RTA_PAYLOAD(attribute) >= sizeof(int)) {
+            int index;
+            memcpy(&index, RTA_DATA(attribute), sizeof(index));
+            return index > 0 ? index : 0;
+        }
+    }
+    return 0;
+}
+
+int afn_parse_link_answer(const void *answer, size_t size, afn_link *link) {
+    const struct nlmsghdr *header = first_message(answer, size);
+    if (!header) return -1;
+    int error = answer_error(header);
+    if (error == -ENODEV) return 0;
+    if (error <= 0) {
+        errno = error < 0 ? -error : EBADMSG;
+        return -1;
+    }
+    if (header->nlmsg_len < NLMSG_LENGTH(sizeof(struct ifinfomsg))) {
+        errno = EBADMSG;
+        return -1;
+    }
+    const struct ifinfomsg *info = NLMSG_DATA(header);
+    memset(link, 0, sizeof(*link));
+    link->flags = info->ifi_flags;
+    link->type = info->ifi_type;
+    int attributes_length = (int)IFLA_PAYLOAD(header);
+    for (const struct rtattr *attribute = IFLA_RTA(info); RTA_OK(attribute, attributes_length);
+         attribute = RTA_NEXT(attribute, attributes_length)) {
+        size_t payload = RTA_PAYLOAD(attribute);
+        if (attribute->rta_type == IFLA_IFNAME) {
+            size_t count = payload < sizeof(link->name) - 1 ? payload : sizeof(link->name) - 1;
+            memcpy(link->name, RTA_DATA(attribute), count);
+            link->name[count] = 0;
+        } else if (attribute->rta_type == IFLA_OPERSTATE && payload >= 1) {
+            link->operstate = *(const unsigned char *)RTA_DATA(attribute);
+        }
+    }
+    return 1;
 }
 
 int afn_route_interface(int fd, int family, const unsigned char *address) {
@@ -169,27 +243,13 @@ int afn_route_interface(int fd, int family, const unsigned char *address) {
     memcpy(RTA_DATA(destination), address, length);
     request.header.nlmsg_len = NLMSG_ALIGN(request.header.nlmsg_len) + RTA_ALIGN(destination->rta_len);
 
-    char answer[8192];
-    ssize_t size = ask(fd, &request.header, answer, sizeof(answer));
+    union {
+        struct nlmsghdr header;
+        char bytes[8192];
+    } answer;
+    ssize_t size = ask(fd, &request.header, answer.bytes, sizeof(answer));
     if (size < 0) return -1;
-    struct nlmsghdr *header = (struct nlmsghdr *)answer;
-    int error = answer_error(header);
-    if (error == -ENETUNREACH || error == -EHOSTUNREACH || error == -EACCES || error == -EPERM ||
-        error == -EINVAL || error == -ENETDOWN) {
-        return 0;
-    }
-    if (error <= 0) {
-        errno = error < 0 ? -error : EBADMSG;
-        return -1;
-    }
-    struct rtmsg *route = NLMSG_DATA(header);
-    if (route->rtm_type != RTN_UNICAST && route->rtm_type != RTN_LOCAL) return 0;
-    int attributes_length = (int)RTM_PAYLOAD(header);
-    for (struct rtattr *attribute = RTM_RTA(route); RTA_OK(attribute, attributes_length);
-         attribute = RTA_NEXT(attribute, attributes_length)) {
-        if (attribute->rta_type == RTA_OIF) return *(int *)RTA_DATA(attribute);
-    }
-    return 0;
+    return afn_parse_route_answer(&answer, (size_t)size);
 }
 
 int afn_link_info(int fd, int index, afn_link *link) {
@@ -204,29 +264,11 @@ int afn_link_info(int fd, int index, afn_link *link) {
     request.info.ifi_family = AF_UNSPEC;
     request.info.ifi_index = index;
 
-    char answer[16384];
-    ssize_t size = ask(fd, &request.header, answer, sizeof(answer));
+    union {
+        struct nlmsghdr header;
+        char bytes[16384];
+    } answer;
+    ssize_t size = ask(fd, &request.header, answer.bytes, sizeof(answer));
     if (size < 0) return -1;
-    struct nlmsghdr *header = (struct nlmsghdr *)answer;
-    int error = answer_error(header);
-    if (error == -ENODEV) return 0;
-    if (error <= 0) {
-        errno = error < 0 ? -error : EBADMSG;
-        return -1;
-    }
-    struct ifinfomsg *info = NLMSG_DATA(header);
-    memset(link, 0, sizeof(*link));
-    link->flags = info->ifi_flags;
-    link->type = info->ifi_type;
-    int attributes_length = (int)IFLA_PAYLOAD(header);
-    for (struct rtattr *attribute = IFLA_RTA(info); RTA_OK(attribute, attributes_length);
-         attribute = RTA_NEXT(attribute, attributes_length)) {
-        if (attribute->rta_type == IFLA_IFNAME) {
-            size_t count = RTA_PAYLOAD(attribute) < sizeof(link->name) - 1 ? RTA_PAYLOAD(attribute) : sizeof(link->name) - 1;
-            memcpy(link->name, RTA_DATA(attribute), count);
-        } else if (attribute->rta_type == IFLA_OPERSTATE) {
-            link->operstate = *(unsigned char *)RTA_DATA(attribute);
-        }
-    }
-    return 1;
+    return afn_parse_link_answer(&answer, (size_t)size, link);
 }

@@ -60,5 +60,26 @@ import Testing
         #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 UTC") == nil)
         #expect(HTTPDate.parse("Sun, 06 Xyz 1994 08:49:37 GMT") == nil)
         #expect(HTTPDate.parse("Sun, 0a Nov 1994 08:49:37 GMT") == nil)
+        // The obsolete forms are read as strictly (found by fuzzing: Foundation's formatter took
+        // "08:2-:37" as 08:02:37, and crashed on a combining character).
+        #expect(HTTPDate.parse("Sun Nov 16 08:49:37 1994") == expected + 10 * 86_400)
+        #expect(HTTPDate.parse("Sun, 06 Nov 3994 08:2-:37 GMT") == nil)
+        #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:2-:37 GMT") == nil)
+        #expect(HTTPDate.parse("Sun Nov  6 08:49:37 94") == nil)
+        #expect(HTTPDate.parse("Sun, 06 Nov 199\u{333}") == nil)
+        #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT\u{333}") == nil)
+        // A two-digit year more than 50 years ahead is the last such year past (RFC 9110 §5.6.7).
+        let thisYear = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "GMT")!, from: Date()).year!
+        let ahead = (thisYear + 49) % 100, behind = (thisYear + 51) % 100
+        let aheadYear = HTTPDate.parse(String(format: "Monday, 01-Jan-%02d 00:00:00 GMT", ahead))
+            .map { Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "GMT")!, from: $0).year }
+        let behindYear = HTTPDate.parse(String(format: "Monday, 01-Jan-%02d 00:00:00 GMT", behind))
+            .map { Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "GMT")!, from: $0).year }
+        #expect(aheadYear == thisYear + 49)
+        #expect(behindYear == thisYear + 51 - 100)
+    }
+
+    @Test func aRetryAfterThatIsNoDateMeansNoWaitAndNoCrash() {
+        #expect(RetryAfterPolicy.default.delay(for: response(["Retry-After": "Sun, 06 Nov 199\u{333}"])) == nil)
     }
 }

@@ -2,11 +2,11 @@ import Foundation
 
 /// The directives of a `Cache-Control` header (RFC 9111 §5.2), parsed leniently: names are
 /// case-insensitive, values may be quoted, unknown directives are kept but mean nothing here.
-struct CacheControl: Equatable {
+package struct CacheControl: Equatable {
     /// Directive names (lower-cased) and their values (nil when the directive has none).
-    private(set) var directives: [String: String?] = [:]
+    package private(set) var directives: [String: String?] = [:]
 
-    init(_ header: String?) {
+    package init(_ header: String?) {
         guard let header else { return }
         for part in Self.split(header) {
             let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingASCIISpaces() }
@@ -24,7 +24,7 @@ struct CacheControl: Equatable {
     func has(_ name: String) -> Bool { directives[name] != nil }
 
     /// The value of a delta-seconds directive; nil when absent or not a number.
-    func seconds(_ name: String) -> TimeInterval? {
+    package func seconds(_ name: String) -> TimeInterval? {
         guard let value = directives[name] ?? nil, let number = Int(value), number >= 0 else { return nil }
         return TimeInterval(number)
     }

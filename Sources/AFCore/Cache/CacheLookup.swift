@@ -16,7 +16,7 @@ package enum CacheLookup: Equatable {
     case unsatisfiable
 
     /// The decision for `request` under `policy`, with `entries` the stored variants of its URL.
-    static func decide(_ request: CacheRequestFields, policy: URLRequest.CachePolicy, entries: [HTTPCacheEntry],
+    package static func decide(_ request: CacheRequestFields, policy: URLRequest.CachePolicy, entries: [HTTPCacheEntry],
                        now: Date) -> CacheLookup {
         guard request.method == "GET" else { return .fetch(mayStore: false) }
         let requestCacheControl = request.value(for: "Cache-Control")
@@ -86,7 +86,7 @@ package enum CacheLookup: Equatable {
     }
 
     /// The lower-cased field names a response's Vary lists.
-    static func varyNames(_ headers: HTTPHeaders) -> [String] {
+    package static func varyNames(_ headers: HTTPHeaders) -> [String] {
         guard let vary = headers.value(for: "Vary") else { return [] }
         return vary.split(separator: ",").map { $0.trimmingASCIISpaces().lowercased() }.filter { !$0.isEmpty }
     }

@@ -19,7 +19,7 @@ package struct DownloadResumeData: Codable, Equatable, Sendable {
     var headers: [String: String]
     /// The partial file's name, always inside the temporary directory.
     var partialFileName: String
-    var offset: Int64
+    package var offset: Int64
     var validator: String
 
     /// Headers never stored: credentials, and the ones AF sets to resume.
@@ -27,7 +27,7 @@ package struct DownloadResumeData: Codable, Equatable, Sendable {
                                                       "range", "if-range", "accept-encoding"]
 
     /// The partial file.
-    var partialFile: URL {
+    package var partialFile: URL {
         FileManager.default.temporaryDirectory.appendingPathComponent(partialFileName)
     }
 

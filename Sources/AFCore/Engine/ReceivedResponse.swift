@@ -36,6 +36,13 @@ final class ReceivedResponse: Sendable {
         return head.value(for: name)
     }
 
+    /// Every value of the field `name`, one per line received (a built object's joined value,
+    /// when there is no head).
+    func values(for name: String) -> [String] {
+        guard let head else { return httpResponse.value(forHTTPHeaderField: name).map { [$0] } ?? [] }
+        return head.headers.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
+    }
+
     /// The header fields (as received, or as the object has them).
     var headers: HTTPHeaders {
         guard let head else { return httpResponse.headers }

@@ -125,9 +125,12 @@ struct TaskConfiguration: @unchecked Sendable {
     /// cookie set over plain HTTP is ignored (RFC 6265bis §5.7): such a response could be anyone's.
     func storeCookies(from received: ReceivedResponse) {
         guard acceptsCookies, received.value(for: "Set-Cookie") != nil, let cookieStorage else { return }
-        let response = received.httpResponse
-        guard let url = response.url, let fields = response.allHeaderFields as? [String: String] else { return }
-        let cookies = Self.sendable(HTTPCookie.cookies(withResponseHeaderFields: fields, for: url), to: url)
+        let url = received.url
+        // One field at a time: an Expires date holds a comma, so joined fields are ambiguous.
+        let parsed = received.values(for: "Set-Cookie").flatMap { value in
+            HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": SetCookieField.readable(value)], for: url)
+        }
+        let cookies = Self.sendable(parsed, to: url)
         if !cookies.isEmpty {
             cookieStorage.setCookies(cookies, for: url, mainDocumentURL: nil)
         }

@@ -61,9 +61,9 @@ struct HTTPCredential: Sendable, Equatable {
 /// The status line and headers of a response, as received. The fields are kept as their bytes
 /// (one buffer, with the offsets of each name and value): the engine thread gathers them as curl
 /// hands over each line, and Strings are made only for the fields someone reads.
-struct ResponseHead: Sendable {
-    var statusCode: Int
-    var httpVersion: String
+package struct ResponseHead: Sendable {
+    package var statusCode: Int
+    package var httpVersion: String
     /// Every field's name, then its value, back to back.
     private var bytes: [UInt8] = []
     private var fields: [FieldBounds] = []
@@ -95,7 +95,7 @@ struct ResponseHead: Sendable {
     }
 
     /// The fields in the order received, names as spelled.
-    var headers: [(name: String, value: String)] {
+    package var headers: [(name: String, value: String)] {
         fields.map { (string(Int($0.nameStart)..<Int($0.valueStart)), string(Int($0.valueStart)..<Int($0.valueEnd))) }
     }
 
@@ -104,7 +104,7 @@ struct ResponseHead: Sendable {
     }
 
     /// Header fields with repeated names joined by `, `, as URLSession presents them.
-    var headerFields: [String: String] {
+    package var headerFields: [String: String] {
         let headers = self.headers
         var fields: [String: String] = [:]
         fields.reserveCapacity(headers.count)
@@ -129,7 +129,7 @@ struct ResponseHead: Sendable {
     }
 
     /// The first value of the header `name` (ASCII case-insensitive), compared over the bytes.
-    func value(for name: String) -> String? {
+    package func value(for name: String) -> String? {
         var name = name
         return name.withUTF8 { wanted -> String? in
             bytes.withUnsafeBufferPointer { bytes -> String? in
@@ -148,18 +148,20 @@ struct ResponseHead: Sendable {
     }
 
     /// The `HTTPURLResponse` a URLSession user would get for this head.
-    func httpResponse(for url: URL) -> HTTPURLResponse? {
+    package func httpResponse(for url: URL) -> HTTPURLResponse? {
         HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: headerFields)
     }
 }
 
 /// Parses header lines as curl's header callback hands them over, one line a call.
-struct ResponseHeadParser {
+package struct ResponseHeadParser {
     private var current: ResponseHead?
-    private(set) var completed: ResponseHead?
+    package private(set) var completed: ResponseHead?
+
+    package init() {}
 
     /// Feeds one raw line (with its CRLF). Returns true when a final (non-1xx) head just completed.
-    mutating func consume(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    package mutating func consume(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         let end = line.trimmedEnd(from: 0, to: line.count)
         if end == 0 {
             guard let head = current else { return false }

@@ -77,6 +77,14 @@ int afn_route_interface(int fd, int family, const unsigned char *address);
 /// Fills `link` for interface `index`: 1; 0 when there is no such interface; -1 with errno.
 int afn_link_info(int fd, int index, afn_link *link);
 
+/// What an RTM_GETROUTE answer of `size` bytes (its first message; `answer` aligned for a
+/// nlmsghdr) says, as afn_route_interface returns it. Malformed answers give -1 with EBADMSG.
+int afn_parse_route_answer(const void *answer, size_t size);
+
+/// What an RTM_GETLINK answer of `size` bytes says, as afn_link_info returns it (`link` filled
+/// when 1). Malformed answers give -1 with EBADMSG.
+int afn_parse_link_answer(const void *answer, size_t size, afn_link *link);
+
 #pragma clang assume_nonnull end
 
 #endif

@@ -1,0 +1,44 @@
+import AFCore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A stored response and a request made from the input's lines (`> Name: value` for the
+/// request, `Name: value` for the response; the first byte sets the response's age), decided on
+/// under the default policy. Checks the rules no field combination may bend: a request or
+/// response with `no-cache`, a request with `no-store`, and a response with `Vary: *` are never
+/// answered from the cache without asking the origin; an age is never negative.
+enum CacheDecisionFuzz {
+    static let now = Date(timeIntervalSince1970: 1_780_000_000)
+
+    static func run(_ input: Data) -> [String] {
+        var request = URLRequest(url: URL(string: "http://fuzz.test/resource")!)
+        var responseHeaders = HTTPHeaders()
+        for line in input.dropFirst().fuzzStrings(separatedBy: UInt8(ascii: "\n")) {
+            let isRequest = line.hasPrefix(">")
+            let field = isRequest ? line.dropFirst() : Substring(line)
+            guard let colon = field.firstIndex(of: ":") else { continue }
+            let name = field[..<colon].trimmingCharacters(in: .whitespaces)
+            let value = field[field.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty else { continue }
+            if isRequest { request.addValue(value, forHTTPHeaderField: name) } else { responseHeaders.add(name: name, value: value) }
+        }
+        let age = TimeInterval(input.first ?? 0) * 37
+        let varying = Dictionary(CacheLookup.varyNames(responseHeaders).map { ($0.lowercased(), request.value(forHTTPHeaderField: $0) ?? "") }) { first, _ in first }
+        let entry = HTTPCacheEntry(url: request.url!, statusCode: 200, headers: responseHeaders, body: Data(),
+                                   varyingRequestHeaders: varying.filter { !$0.value.isEmpty },
+                                   requestDate: now - age, responseDate: now - age)
+        let decision = CacheLookup.decide(CacheRequestFields(request), policy: .useProtocolCachePolicy, entries: [entry], now: now)
+        guard case let .useStored(_, servedAge) = decision else { return [] }
+        var problems: [String] = []
+        let requestControl = CacheControl(request.value(forHTTPHeaderField: "Cache-Control"))
+        let responseControl = CacheControl(responseHeaders.value(for: "Cache-Control"))
+        if requestControl.directives.keys.contains("no-cache") { problems.append("used stored despite request no-cache") }
+        if requestControl.directives.keys.contains("no-store") { problems.append("used stored despite request no-store") }
+        if responseControl.directives.keys.contains("no-cache") { problems.append("used stored despite response no-cache") }
+        if CacheLookup.varyNames(responseHeaders).contains("*") { problems.append("used stored despite Vary: *") }
+        if servedAge < 0 { problems.append("age \(servedAge)") }
+        return problems
+    }
+}
