@@ -127,8 +127,8 @@ struct TaskConfiguration: @unchecked Sendable {
         guard acceptsCookies, received.value(for: "Set-Cookie") != nil, let cookieStorage else { return }
         let url = received.url
         // One field at a time: an Expires date holds a comma, so joined fields are ambiguous.
-        let parsed = received.values(for: "Set-Cookie").flatMap { value in
-            HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": SetCookieField.readable(value)], for: url)
+        let parsed = received.values(for: "Set-Cookie").compactMap(SetCookieField.readable).flatMap { value in
+            HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": value], for: url)
         }
         let cookies = Self.sendable(parsed, to: url)
         if !cookies.isEmpty {
