@@ -13,23 +13,30 @@ struct MultipartEncoder {
 
     func encode(_ parts: [BodyPart], to write: (UnsafeRawBufferPointer) throws -> Void) throws {
         for (index, part) in parts.enumerated() {
-            try emit((index == 0 ? "--" : "\r\n--") + boundary + "\r\n", to: write)
-            var head = ""
-            for header in part.headers { head += "\(header.name): \(header.value)\r\n" }
-            try emit(head + "\r\n", to: write)
+            try emit(head(of: part, at: index), to: write)
             try copyBody(of: part, to: write)
         }
         if !parts.isEmpty {
-            try emit("\r\n--" + boundary + "--\r\n", to: write)
+            try emit(closing, to: write)
         }
     }
+
+    /// What goes before the body of the part at `index`: its boundary line and headers.
+    func head(of part: BodyPart, at index: Int) -> String {
+        var head = (index == 0 ? "--" : "\r\n--") + boundary + "\r\n"
+        for header in part.headers { head += "\(header.name): \(header.value)\r\n" }
+        return head + "\r\n"
+    }
+
+    /// What follows the last part.
+    var closing: String { "\r\n--" + boundary + "--\r\n" }
 
     private func emit(_ text: String, to write: (UnsafeRawBufferPointer) throws -> Void) throws {
         var text = text
         try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
     }
 
-    private func copyBody(of part: BodyPart, to write: (UnsafeRawBufferPointer) throws -> Void) throws {
+    func copyBody(of part: BodyPart, to write: (UnsafeRawBufferPointer) throws -> Void) throws {
         switch part.source {
         case let .data(data):
             try data.withUnsafeBytes { try write($0) }

@@ -145,13 +145,7 @@ open class MultipartFormData: @unchecked Sendable {
         }
     }
 
-    /// Writes the encoded form to `output`, left open (AFMultipart's spilled uploads).
-    func writeEncoded(to output: EncodedFileOutput) throws {
-        let parts = try checkedParts()
-        try MultipartEncoder(boundary: boundary).encode(parts) { bytes in try output.write(bytes) }
-    }
-
-    private func checkedParts() throws -> [BodyPart] {
+    func checkedParts() throws -> [BodyPart] {
         let (parts, error) = state.withLock { ($0.parts, $0.error) }
         if let error { throw error }
         return parts

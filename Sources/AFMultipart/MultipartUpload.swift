@@ -4,8 +4,9 @@ import FoundationNetworking
 #endif
 
 /// A multipart upload: the request with the form's `Content-Type`, and the body made once
-/// (retries reuse it) — in memory at or below the threshold, else in a `SpilledForm`, a file
-/// without a name that is closed when the request ends.
+/// (retries reuse it) — in memory at or below the threshold, else sent from its parts
+/// (`FormSegments`: files read where they are, what cannot be read twice in a `SpilledForm`,
+/// a file without a name that is closed when the request ends).
 final class MultipartUpload: UploadConvertible, UploadEndObserving, @unchecked Sendable {
     private let form: MultipartFormData
     private let build: (@Sendable (MultipartFormData) -> Void)?
@@ -44,9 +45,9 @@ final class MultipartUpload: UploadConvertible, UploadEndObserving, @unchecked S
         if form.contentLength <= threshold {
             return .data(try form.encode())
         }
-        let form = try SpilledForm(form)
-        spilled.withLock { $0 = form }
-        return .file(form.url, shouldRemove: false)
+        let segments = try FormSegments(parts: form.checkedParts(), boundary: form.boundary, threshold: threshold)
+        spilled.withLock { $0 = segments.spill }
+        return .stream(FormPartsStream(segments.segments))
     }
 
     func uploadDidEnd() {

@@ -4,29 +4,33 @@ import Foundation
 import Glibc
 #endif
 
-/// A form too big for memory, encoded into a file that has no name: it is created in a
-/// directory only this process's user can enter (`mkdtemp`, 0700), unlinked at once, and sent
-/// through its descriptor (`/proc/self/fd/N` opens the same file, never a path another user
-/// could swap). Replays (retries, 307/308) read it again; the descriptor closes when the
-/// request ends, and the bytes go with it.
+/// Parts of a form that cannot stay in memory or be read twice, written into a file that has no
+/// name: it is created in a directory only this process's user can enter (`mkdtemp`, 0700),
+/// unlinked at once, and read through its descriptor (`/proc/self/fd/N` opens the same file,
+/// never a path another user could swap). Replays (retries, 307/308) read it again; the
+/// descriptor closes when the request ends, and the bytes go with it.
 final class SpilledForm: @unchecked Sendable {
     private let descriptor: Protected<Int32>
 
-    /// Where the engine reads the body.
+    /// Where the engine reads the spilled bytes.
     let url: URL
+    /// How many bytes were written.
+    let size: UInt64
 
-    init(_ form: MultipartFormData) throws {
+    /// Creates the file and lets `fill` write into it.
+    init(_ fill: (EncodedFileOutput) throws -> Void) throws {
         let directory = try SpillDirectory.path()
         let file = URL(fileURLWithPath: directory).appendingPathComponent(UUID().uuidString)
         let output = try EncodedFileOutput(url: file, readable: true)
         unlink(file.path)
         do {
-            try form.writeEncoded(to: output)
+            try fill(output)
         } catch {
             try? output.close()
             throw error
         }
         let descriptor = output.detach()
+        size = UInt64(max(0, lseek(descriptor, 0, SEEK_END)))
         self.descriptor = Protected(descriptor)
         url = URL(fileURLWithPath: "/proc/self/fd/\(descriptor)")
     }

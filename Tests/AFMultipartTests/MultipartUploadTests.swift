@@ -118,8 +118,7 @@ struct ParsedForm: Decodable, Sendable {
 
     /// The descriptor path a spilled upload is sent from, after checking it is one.
     private func spillFile(of request: UploadRequest) -> URL? {
-        guard case let .file(url, shouldRemove: false) = request.uploadable, url.path.hasPrefix("/proc/self/fd/") else { return nil }
-        return url
+        StreamedFormTests.spillFile(of: request)
     }
 
     /// Whether `file` (a `/proc/self/fd/N` path) is still an open spilled form: the number may be
@@ -155,7 +154,7 @@ struct ParsedForm: Decodable, Sendable {
         // While it is sent: readable through the descriptor only, 0600; no name holds it.
         var info = stat()
         #expect(stat(file.path, &info) == 0)  // through the descriptor's link, to the file
-        #expect(info.st_size > 300_000 && info.st_mode & 0o777 == 0o600 && info.st_nlink == 0)
+        #expect(info.st_size == 300_000 && info.st_mode & 0o777 == 0o600 && info.st_nlink == 0)
         let directory = try #require(try spillDirectories().first)
         let mode = try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions] as? Int
         #expect(mode == 0o700)

@@ -29,7 +29,8 @@ Paths:
   /multipart-echo?parser=email|werkzeug
                     parses a multipart/form-data body with Python's standard library (email) or
                     Werkzeug (httpbin's parser) and answers {"parts": [{name, filename,
-                    contentType, size, sha256, base64 (bodies up to 64 KiB)}]} in body order
+                    contentType, size, sha256, base64 (bodies up to 64 KiB)}]} in body order;
+                    with &key=K&fail=N, the first N requests for K read the body and get 503
   /wire/KEY         200 with the request head exactly as it arrived (latin-1 text) as the body
   /wire-count/KEY   how many request heads received so far contain KEY anywhere, the request line
                     included (text/plain; heads of /wire-count requests are not kept)
@@ -382,6 +383,10 @@ def handle(conn):
                 if path == "/multipart-echo":
                     body = read_body(conn, headers, data.split(b"\r\n\r\n", 1)[1])
                     parser = query.get("parser", ["email"])[0]
+                    key, fail = query.get("key", [None])[0], int(query.get("fail", ["0"])[0])
+                    if key and next_attempt("/multipart-echo/" + key) <= fail:
+                        respond(conn, "503 Service Unavailable", b"try again", "text/plain")
+                        continue
                     answer = json.dumps(multipart_echo(headers, body, parser)).encode()
                     respond(conn, "200 OK", answer, "application/json")
                     continue

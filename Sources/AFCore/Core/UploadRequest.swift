@@ -72,7 +72,7 @@ public final class UploadRequest: DataRequest, @unchecked Sendable {
         switch uploadable {
         case let .data(data): .data(data)
         case let .file(url, _): .file(url)
-        case let .stream(stream): .stream(stream)
+        case let .stream(stream): (stream as? any UploadSegmentsProviding).map { .segments($0.uploadSegments) } ?? .stream(stream)
         case nil: nil
         }
     }

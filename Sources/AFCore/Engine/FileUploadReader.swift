@@ -3,9 +3,19 @@ import Foundation
 import Glibc
 #endif
 
+/// An upload body curl pulls through its buffer as it sends, and can rewind to resend.
+package protocol UploadBodyReader: AnyObject {
+    /// The body's length in bytes.
+    var length: Int64 { get }
+    /// Reads up to `count` bytes into `buffer`; 0 at the end, -1 on an error.
+    func read(into buffer: UnsafeMutableRawPointer, count: Int) -> Int
+    /// Moves to `offset` from the start; false when that fails.
+    func seek(to offset: Int64) -> Bool
+}
+
 /// Reads an upload's file as curl sends it, through curl's buffer: memory does not grow with
 /// the file. Engine thread only.
-final class FileUploadReader {
+final class FileUploadReader: UploadBodyReader {
     private let descriptor: Int32
     /// The file's size when it was opened.
     let length: Int64

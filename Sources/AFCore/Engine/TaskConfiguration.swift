@@ -85,6 +85,7 @@ struct TaskConfiguration: @unchecked Sendable {
             body: upload?.data ?? request.httpBody,
             uploadFile: upload?.fileURL,
             uploadStream: upload?.stream,
+            uploadSegments: upload?.segments,
             download: download,
             idleTimeout: min(idleTimeout, requestTimeout),
             resourceTimeout: resourceTimeout,

@@ -53,7 +53,7 @@ final class Transfer: @unchecked Sendable {
     private var handle: EasyHandle?
     private var parser = ResponseHeadParser()
     private var body = Data()
-    private var uploadReader: FileUploadReader?
+    private var uploadReader: (any UploadBodyReader)?
     private var uploadPump: StreamUploadPump?
     private var downloadWriter: FileDownloadWriter?
     /// Whether the current response body goes to `downloadWriter` (else to memory).
@@ -81,6 +81,8 @@ final class Transfer: @unchecked Sendable {
     private(set) var setupFailure: CurlFailure?
     /// Set when reading the upload body failed mid-transfer; reported instead of curl's abort.
     private var uploadError: URLError?
+    /// Why a segmented body could not be read (a form's file gone or changed).
+    private var uploadAFError: AFError?
     /// Set for a content-coded body under a decompression limit; `decompressionError` once it refused.
     private var decompression: DecompressionMeter?
     private var decompressionError: URLError?
@@ -122,6 +124,14 @@ final class Transfer: @unchecked Sendable {
             guard let reader = prepare(CURLE_READ_ERROR, { () throws(URLError) in try FileUploadReader(url: uploadFile) })
             else { return false }
             uploadReader = reader
+            handle.set(CURLOPT_UPLOAD_BUFFERSIZE, Self.uploadBufferSize)
+        }
+        if let segments = spec.uploadSegments {
+            if let problem = SegmentedUploadReader.problem(in: segments) {
+                setupFailure = CurlFailure(code: CURLE_READ_ERROR, message: problem.localizedDescription, afError: problem)
+                return false
+            }
+            uploadReader = SegmentedUploadReader(segments)
             handle.set(CURLOPT_UPLOAD_BUFFERSIZE, Self.uploadBufferSize)
         }
         if let download = spec.download {
@@ -200,7 +210,7 @@ final class Transfer: @unchecked Sendable {
     /// Whether the transfer sets no option beyond the standing ones and its own URL, header
     /// lines, callback context and `GET`: the handle can then serve the next one uncleared.
     private var isPlain: Bool {
-        spec.method == "GET" && spec.body == nil && spec.uploadFile == nil && spec.uploadStream == nil
+        spec.method == "GET" && spec.body == nil && spec.uploadFile == nil && spec.uploadStream == nil && spec.uploadSegments == nil
             && spec.download == nil && spec.trust == nil && spec.credential == nil && !reportsProgress
             && spec.responseGate == nil
     }
@@ -313,7 +323,9 @@ final class Transfer: @unchecked Sendable {
         }
         guard let uploadReader else { return 0 }
         let read = uploadReader.read(into: buffer, count: count)
-        if read < 0 { uploadError = URLError(.cannotOpenFile) }
+        if read < 0 {
+            if let failure = (uploadReader as? SegmentedUploadReader)?.failure { uploadAFError = failure } else { uploadError = URLError(.cannotOpenFile) }
+        }
         return read < 0 ? afc_readfunc_abort() : read
     }
 
@@ -396,7 +408,8 @@ final class Transfer: @unchecked Sendable {
                                       localError: downloadWriter?.failure)
             } else if result != CURLE_OK, !cancelled, !rangeRejected {
                 failure = CurlFailure(code: result, message: handle.errorMessage,
-                                      localError: uploadError ?? downloadWriter?.failure ?? decompressionError, afError: trustError, trustPending: trustPending)
+                                      localError: uploadError ?? downloadWriter?.failure ?? decompressionError, afError: trustError ?? uploadAFError,
+                                      trustPending: trustPending)
             }
         }
         let outcome = TransferOutcome(head: parser.completed, body: body, failure: failure,

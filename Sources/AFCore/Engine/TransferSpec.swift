@@ -16,6 +16,8 @@ struct TransferSpec: @unchecked Sendable {
     var uploadFile: URL?
     /// A body read from a stream as it is sent (instead of `body`); it cannot be sent twice.
     var uploadStream: InputStream?
+    /// A body read from memory and files, segment by segment, as it is sent (instead of `body`).
+    var uploadSegments: UploadSegments?
     /// Where the response body is written as it arrives, instead of memory.
     var download: DownloadTarget?
     /// When set, the final response's body is handed over chunk by chunk as it arrives (never
@@ -243,8 +245,10 @@ enum TransferUpload: @unchecked Sendable {
     case data(Data)
     case file(URL)
     case stream(InputStream)
+    case segments(UploadSegments)
 
     var data: Data? { if case let .data(data) = self { data } else { nil } }
+    var segments: UploadSegments? { if case let .segments(segments) = self { segments } else { nil } }
     var fileURL: URL? { if case let .file(url) = self { url } else { nil } }
     var stream: InputStream? { if case let .stream(stream) = self { stream } else { nil } }
 }
