@@ -7,9 +7,10 @@ import FoundationNetworking
 #endif
 
 /// Uploads the file at `path` to `url` (the fixtures' /sink, which answers the byte count it
-/// read): as a file body (`upload-file`), an InputStream over it (`upload-stream`) or a
-/// multipart form holding it as one part (`upload-multipart`, above the memory threshold, so
-/// through a temporary file). Prints one result line and exits.
+/// read): as a file body (`upload-file`), an InputStream over it (`upload-stream`), a multipart
+/// form holding it as one file part (`upload-multipart`, sent from the file itself) or as one
+/// InputStream part (`upload-multipart-stream`, spilled to a nameless temporary file first).
+/// Prints one result line and exits.
 func runUpload(mode: String, url: String, path: String) -> Never {
     let file = URL(fileURLWithPath: path)
     let session = Session(configuration: URLSessionConfiguration.af.default)
@@ -19,6 +20,11 @@ func runUpload(mode: String, url: String, path: String) -> Never {
     let request: UploadRequest = switch mode {
     case "upload-stream": session.upload(InputStream(url: file)!, to: url)
     case "upload-multipart": session.upload(multipartFormData: { $0.append(file, withName: "file") }, to: url)
+    case "upload-multipart-stream":
+        session.upload(multipartFormData: { form in
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? UInt64) ?? 0
+            form.append(InputStream(url: file)!, withLength: size, name: "file", fileName: "file.bin", mimeType: "application/octet-stream")
+        }, to: url)
     default: session.upload(file, to: url)
     }
     request.responseDecodable(of: [String: Int].self, queue: .global()) { response in
@@ -26,11 +32,13 @@ func runUpload(mode: String, url: String, path: String) -> Never {
         done.signal()
     }
     done.wait()
-    // A form above the threshold went through a nameless spill file (read through
-    // /proc/self/fd/N) whose descriptor must be closed now; the number itself may be reused.
-    if case let .file(spill, _) = request.uploadable, spill != file,
-       (try? FileManager.default.destinationOfSymbolicLink(atPath: spill.path))?.contains("/AF-multipart-") == true {
-        FileHandle.standardError.write(Data("multipart temporary file left behind: \(spill.path)\n".utf8))
+    // A spilled part went to a nameless file (read through /proc/self/fd/N) whose descriptor
+    // must be closed now.
+    let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    if let spill = open.first(where: {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0))?.contains("/AF-multipart-") == true
+    }) {
+        FileHandle.standardError.write(Data("multipart temporary file left open: descriptor \(spill)\n".utf8))
         reportTransfer(bytes: -1, since: start)
     }
     reportTransfer(bytes: outcome.bytes, since: start)

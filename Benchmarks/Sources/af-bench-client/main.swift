@@ -5,7 +5,7 @@
 //   async              try await request(url).validate().serializingData().value, INFLIGHT tasks
 //
 // usage: af-bench-client URL COUNT INFLIGHT [CAFILE [FORM]]
-//        af-bench-client upload-file|upload-stream|upload-multipart|download|stream URL PATH
+//        af-bench-client upload-file|upload-stream|upload-multipart|upload-multipart-stream|download|stream URL PATH
 //        af-bench-client cache-hits URL COUNT
 //        af-bench-client cache-body URL network|store|serve CACHEFILE
 //        af-bench-client soak URL COUNT INFLIGHT   (checkpoint lines on standard error)

@@ -22,6 +22,7 @@ func transferTable(fixture: Fixture, clients: Clients, scale: Double, repeats: I
         ("download to file", "download", download, landing, { $0 == size }, clients.all),
         ("file upload", "upload-file", sink, source.path, { $0 == size }, clients.all),
         ("multipart upload (one file part)", "upload-multipart", sink, source.path, { $0 > size }, clients.all),
+        ("multipart upload (one InputStream part, spilled)", "upload-multipart-stream", sink, source.path, { $0 > size }, [clients.af]),
         ("InputStream upload", "upload-stream", sink, source.path, { $0 == size }, [clients.af]),
         ("DataStreamRequest", "stream", download, "", { $0 == size }, [clients.af]),
     ]

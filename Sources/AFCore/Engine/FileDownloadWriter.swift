@@ -15,10 +15,12 @@ struct DownloadTarget: Sendable, Equatable {
 /// at a time, at offsets shifted by the response head, and the kernel zeroes and re-touches a
 /// partly written page on every unaligned write. Engine thread only.
 final class FileDownloadWriter {
-    /// Bytes gathered before a write: 8 times fewer syscalls than curl's pieces. Not larger: on
-    /// this project's Linux 6.18 VMs, 256 KiB writes made the kernel's page-cache copy twice as
-    /// slow (1 GiB download: 560 MB/s median against 1,040 MB/s with 128 KiB; 64 KiB: 830).
-    static let bufferSize = 128 * 1024
+    /// Bytes gathered before a write: twice curl's pieces. Not larger: how fast the kernel copies
+    /// a write into the page cache depends on its size, and not steadily. On this project's
+    /// Linux 6.18 VMs, writes of 64 KiB and more ran at 0.4-0.55x libcurl's 8 KiB writes on one
+    /// VM (sys time 1.2-1.7 s per GiB against 0.5 s at 32 KiB), while another had favoured
+    /// 128 KiB; 32 KiB was the fastest measured here (1.2-1.7 GB/s) and 8-16 KiB close behind.
+    static let bufferSize = 32 * 1024
     private static let pageSize = 4096
 
     private let descriptor: Int32
