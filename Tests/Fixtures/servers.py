@@ -2,7 +2,8 @@
 """Starts AF's test servers on loopback and prints one JSON line describing them.
 
 - httpbin under gunicorn (bound to a socket this script opens, so its port is known)
-- nginx: HTTP/1.1 and HTTPS with HTTP/2 in front of httpbin, plus static files
+- nginx: HTTP/1.1 and HTTPS with HTTP/2 in front of httpbin, plus static files; the HTTP/1.1
+  and the cleartext HTTP/2 servers also listen on Unix sockets (unixSocket, unixSocketH2c)
 - faults.py: a server that misbehaves on purpose
 - a throw-away CA and a leaf certificate for 127.0.0.1/localhost, made with openssl
 - the server-trust matrix (tls_matrix.py): one HTTPS server per certificate case
@@ -102,6 +103,7 @@ http {{
     upstream httpbin {{ server 127.0.0.1:{httpbin_port}; keepalive 32; }}
     server {{
         listen 127.0.0.1:{http_port};
+        listen unix:{directory}/nginx.sock;
         {locations}
     }}
     server {{
@@ -113,6 +115,7 @@ http {{
     server {{
         # cleartext HTTP/2 only, for clients with prior knowledge (h2c); HTTP/1.1 is refused
         listen 127.0.0.1:{h2c_port} http2;
+        listen unix:{directory}/nginx-h2c.sock http2;
         {locations}
     }}
     {extra}
@@ -222,6 +225,8 @@ def main():
             "h2c": f"http://127.0.0.1:{h2c_port}",
             "faults": f"http://127.0.0.1:{faults_port}",
             "caFile": os.path.join(directory, "ca.pem"),
+            "unixSocket": os.path.join(directory, "nginx.sock"),
+            "unixSocketH2c": os.path.join(directory, "nginx-h2c.sock"),
             "directory": directory,
         })
         if detach_file:

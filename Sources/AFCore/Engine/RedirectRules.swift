@@ -29,7 +29,10 @@ enum RedirectRules {
               let target = URL(string: location, relativeTo: current)?.absoluteURL else {
             return nil
         }
-        guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+        // A socket URL only from the same socket: a server must not send a client to a local socket.
+        let sameSocket = UnixSocketRoute.isSocketScheme(target.scheme) && UnixSocketRoute.isSocketScheme(current.scheme)
+            && target.host == current.host
+        guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" || sameSocket else {
             return .refuse(URLError(.unsupportedURL, userInfo: [NSURLErrorFailingURLErrorKey: target,
                                                                  NSLocalizedDescriptionKey: "redirect to an unsupported URL"]))
         }

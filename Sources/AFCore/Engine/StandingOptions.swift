@@ -20,6 +20,7 @@ struct StandingOptions: Equatable {
     var noProxy: String?
     var caFile: String?
     var caPath: String?
+    var unixSocketPath: String?
 
     init(spec: TransferSpec) {
         httpVersion = switch spec.httpVersion {
@@ -27,7 +28,8 @@ struct StandingOptions: Equatable {
         case .http1Only: Int(CURL_HTTP_VERSION_1_1)
         case .http2PriorKnowledge: Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE)
         }
-        let scheme = spec.requestURL?.scheme
+        // The scheme on the wire (an http+unix URL is sent as http).
+        let scheme = spec.unixSocketPath == nil ? spec.requestURL?.scheme : URL(string: spec.url)?.scheme
         let cleartextHTTP2 = spec.httpVersion.speaksHTTP2WithoutNegotiation(scheme: scheme)
         if cleartextHTTP2, LibcurlQuirks.breaksReusedPriorKnowledgeConnections {
             freshConnection = true
@@ -47,6 +49,7 @@ struct StandingOptions: Equatable {
         noProxy = spec.noProxy
         caFile = spec.caFile
         caPath = spec.caPath
+        unixSocketPath = spec.unixSocketPath
     }
 
     /// Sets these options on a handle that was just cleared.
@@ -67,5 +70,6 @@ struct StandingOptions: Equatable {
         if let noProxy { handle.set(CURLOPT_NOPROXY, string: noProxy) }
         if let caFile { handle.set(CURLOPT_CAINFO, string: caFile) }
         if let caPath { handle.set(CURLOPT_CAPATH, string: caPath) }
+        if let unixSocketPath { handle.set(CURLOPT_UNIX_SOCKET_PATH, string: unixSocketPath) }
     }
 }

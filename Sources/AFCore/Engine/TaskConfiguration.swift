@@ -22,6 +22,8 @@ struct TaskConfiguration: @unchecked Sendable {
     var caFile: String?
     var caPath: String?
     var proxies: ProxySettings
+    /// The Unix domain socket `http`/`https` requests go to (`configuration.af.unixSocketPath`).
+    var unixSocketPath: String?
     /// The configuration's `urlCache`, when it is one AF can store into.
     var responseCache: (any ResponseCacheStorage)?
     /// The same cache when it supports HTTP caching semantics (AFCache's).
@@ -49,6 +51,7 @@ struct TaskConfiguration: @unchecked Sendable {
         responseCache = configuration.urlCache as? any ResponseCacheStorage
         requestCachePolicy = configuration.requestCachePolicy
         proxies = ProxySettings(dictionary: configuration.connectionProxyDictionary, environment: environment)
+        unixSocketPath = configuration.af.unixSocketPath
     }
 
     /// The transfer for one hop of `request`.
@@ -69,7 +72,8 @@ struct TaskConfiguration: @unchecked Sendable {
             lines.append(Self.headerLine(name: name, value: value))
         }
         let method = request.httpMethod ?? "GET"
-        let urlString = url?.absoluteString ?? ""
+        let socketRoute = UnixSocketRoute.route(for: url, sessionSocket: unixSocketPath)
+        let urlString = socketRoute?.wireURL ?? url?.absoluteString ?? ""
         if unsafe == nil { unsafe = WireRules.problem(method: method, url: urlString) }
         // The request's own headers win over the configuration's (names compare case-insensitively).
         for header in additionalHeaders
@@ -93,7 +97,8 @@ struct TaskConfiguration: @unchecked Sendable {
             decompressionLimit: decompressionLimit,
             caFile: caFile,
             caPath: caPath,
-            proxy: proxies.proxy(forScheme: url?.scheme),
+            proxy: socketRoute == nil ? proxies.proxy(forScheme: url?.scheme) : "",
+            unixSocketPath: socketRoute?.socketPath,
             noProxy: proxies.noProxy,
             credential: credential,
             unsafe: unsafe

@@ -407,7 +407,11 @@ final class Transfer: @unchecked Sendable {
                 failure = CurlFailure(code: CURLE_WRITE_ERROR, message: downloadWriter?.failure?.localizedDescription,
                                       localError: downloadWriter?.failure)
             } else if result != CURLE_OK, !cancelled, !rangeRejected {
-                failure = CurlFailure(code: result, message: handle.errorMessage,
+                var message = handle.errorMessage
+                if result == CURLE_COULDNT_CONNECT, let socket = spec.unixSocketPath {
+                    message = "cannot connect to the Unix socket at \(socket)" + (message.map { " (\($0))" } ?? "")
+                }
+                failure = CurlFailure(code: result, message: message,
                                       localError: uploadError ?? downloadWriter?.failure ?? decompressionError, afError: trustError ?? uploadAFError,
                                       trustPending: trustPending)
             }

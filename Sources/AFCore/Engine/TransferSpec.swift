@@ -34,6 +34,8 @@ struct TransferSpec: @unchecked Sendable {
     var caPath: String?
     /// Proxy URL; "" connects directly (and keeps curl from reading proxy variables itself).
     var proxy: String
+    /// The Unix domain socket the exchange goes through (`url` then names `localhost`).
+    var unixSocketPath: String?
     var noProxy: String?
     /// Answers Basic and Digest challenges of this hop's server.
     var credential: HTTPCredential?

@@ -1,0 +1,50 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Requests to a local service over a Unix domain socket. Two ways, as with AsyncHTTPClient:
+/// `http+unix://` and `https+unix://` URLs carry the socket's path, percent-encoded, as their host
+/// (`http+unix://%2Fvar%2Frun%2Fdocker.sock/v1.41/info`), and a Session whose configuration names
+/// a socket (`configuration.af.unixSocketPath`) sends its `http`/`https` requests there. On the
+/// wire such a request goes to host `localhost` with the URL's path and query.
+enum UnixSocketRoute {
+    /// The key of `connectionProxyDictionary` that holds a Session's socket path.
+    static let configurationKey = "AFUnixSocketPath"
+
+    /// Whether `scheme` is one of the socket schemes.
+    static func isSocketScheme(_ scheme: String?) -> Bool {
+        guard let scheme = scheme?.lowercased() else { return false }
+        return scheme == "http+unix" || scheme == "https+unix"
+    }
+
+    /// Where a request to `url` goes: the socket's path and the URL curl is given; nil for a URL
+    /// that names no socket and when the Session has none.
+    static func route(for url: URL?, sessionSocket: String?) -> (socketPath: String, wireURL: String)? {
+        guard let url, let scheme = url.scheme?.lowercased() else { return nil }
+        if isSocketScheme(scheme) {
+            guard let socketPath = url.host, !socketPath.isEmpty,
+                  var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
+            components.scheme = scheme == "https+unix" ? "https" : "http"
+            components.percentEncodedHost = "localhost"
+            components.port = nil
+            if components.percentEncodedPath.isEmpty { components.percentEncodedPath = "/" }
+            return components.string.map { (socketPath, $0) }
+        }
+        guard let sessionSocket, scheme == "http" || scheme == "https" else { return nil }
+        return (sessionSocket, url.absoluteString)
+    }
+}
+
+extension AlamofireExtension where ExtendedType: URLSessionConfiguration {
+    /// The Unix domain socket every `http`/`https` request of a Session made with this
+    /// configuration is sent to (nil: none, the default). `http+unix://` URLs name their own.
+    public var unixSocketPath: String? {
+        get { type.connectionProxyDictionary?[UnixSocketRoute.configurationKey] as? String }
+        nonmutating set {
+            var dictionary = type.connectionProxyDictionary ?? [:]
+            dictionary[UnixSocketRoute.configurationKey] = newValue
+            type.connectionProxyDictionary = dictionary
+        }
+    }
+}
