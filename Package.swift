@@ -19,12 +19,14 @@ let package = Package(
         .library(name: "AFLogging", targets: ["AFLogging"]),
         .library(name: "AFMetrics", targets: ["AFMetrics"]),
         .library(name: "AFTracing", targets: ["AFTracing"]),
+        .library(name: "AFServiceLifecycle", targets: ["AFServiceLifecycle"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
@@ -60,6 +62,8 @@ let package = Package(
                 path: "Plugins/AFMetrics", swiftSettings: strict),
         .target(name: "AFTracing", dependencies: ["AFCore", .product(name: "Tracing", package: "swift-distributed-tracing")],
                 path: "Plugins/AFTracing", swiftSettings: strict),
+        .target(name: "AFServiceLifecycle", dependencies: ["AFCore", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+                path: "Plugins/AFServiceLifecycle", swiftSettings: strict),
         // Loopback servers and helpers shared by the test targets.
         .target(name: "AFTestSupport", dependencies: ["AFCore"], path: "Tests/AFTestSupport", swiftSettings: strict),
         .testTarget(name: "AFCoreTests", dependencies: ["AFCore", "AFTestSupport"], swiftSettings: strict),
@@ -74,6 +78,12 @@ let package = Package(
                                    .product(name: "MetricsTestKit", package: "swift-metrics"),
                                    .product(name: "Tracing", package: "swift-distributed-tracing"),
                                    .product(name: "InMemoryTracing", package: "swift-distributed-tracing")],
+                    swiftSettings: strict),
+        .testTarget(name: "AFServiceLifecycleTests",
+                    dependencies: ["AFServiceLifecycle", "AFTestSupport",
+                                   .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                                   .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                                   .product(name: "Logging", package: "swift-log")],
                     swiftSettings: strict),
         // Runs the built `af` tool (the dependency makes sure it is built first).
         // Code written for Alamofire, compiled unchanged against AFCore's public API.

@@ -12,6 +12,9 @@ extension Session {
         rootQueue.async(recording: request.handOffs) {
             defer { request.didRegister() }
             guard !request.isCancelled else { return }
+            guard !self.shutdownState.withLock({ $0.requested }) else {
+                return request.underlyingQueue.async { request.finish(error: .sessionInvalidated(error: nil)) }
+            }
             self.activeRequests.withLock { _ = $0.insert(request) }
             if self.requestSetup == .eager { self.setUp(request) }
         }
@@ -118,7 +121,11 @@ extension Session: RequestDelegate {
     }
 
     public func cleanup(after request: Request) {
-        activeRequests.withLock { _ = $0.remove(request) }
+        let idle = activeRequests.withLock { requests in
+            requests.remove(request)
+            return requests.isEmpty
+        }
+        if idle { finishShutdownIfRequested() }
     }
 
     public func retryResult(for request: Request, dueTo error: AFError,

@@ -68,6 +68,8 @@ open class Session: @unchecked Sendable {
     let engine: CurlEngine
     let taskConfiguration: TaskConfiguration
     let activeRequests = Protected<Set<Request>>([])
+    /// Where `shutdown()` stands.
+    let shutdownState = Protected(ShutdownState())
 
     /// Creates a session from `session`'s configuration, as Alamofire's does from the session
     /// itself. `session` is what `session` returns; AF's engine does not use it.

@@ -28,7 +28,13 @@ final class CurlEngine: @unchecked Sendable {
     private static let maximumPooledHandles = 64
 
     private let multi: UnsafeMutableRawPointer
-    private let commands = Protected<[Command]>([])
+    private let commands = Protected<CommandQueue>(CommandQueue())
+
+    /// Commands not taken yet; once the engine has ended, none is accepted (its multi handle is gone).
+    private struct CommandQueue {
+        var pending: [Command] = []
+        var ended = false
+    }
 
     // Engine-thread state.
     private var running: [UnsafeMutableRawPointer: Transfer] = [:]
@@ -64,17 +70,18 @@ final class CurlEngine: @unchecked Sendable {
     /// streamed body's consumer fell behind), unless the task paused it.
     func resumeFlow(_ transfer: Transfer) { enqueue(.resumeFlow(transfer)) }
 
-    /// Cancels every transfer and ends the engine thread.
+    /// Cancels every transfer and ends the engine thread; later commands are ignored.
     func shutdown() { enqueue(.shutdown) }
 
     private func enqueue(_ command: Command) {
         // The engine takes the whole queue at once: only the command that finds it empty needs
         // to wake the engine; the others ride along.
-        let wasEmpty = commands.withLock { queue in
-            defer { queue.append(command) }
-            return queue.isEmpty
+        // The wake-up is sent under the lock, so it never reaches a multi handle the engine freed.
+        commands.withLock { queue in
+            guard !queue.ended else { return }
+            if queue.pending.isEmpty { curl_multi_wakeup(multi) }
+            queue.pending.append(command)
         }
-        if wasEmpty { curl_multi_wakeup(multi) }
     }
 
     // MARK: Engine thread
@@ -84,11 +91,12 @@ final class CurlEngine: @unchecked Sendable {
         var stillRunning: Int32 = 0
         while true {
             let pending = commands.withLock { queue -> [Command] in
-                let taken = queue
-                queue.removeAll(keepingCapacity: true)
+                let taken = queue.pending
+                queue.pending.removeAll(keepingCapacity: true)
                 return taken
             }
             for command in pending where !perform(command) {
+                commands.withLock { $0.ended = true }
                 tearDown()
                 return
             }

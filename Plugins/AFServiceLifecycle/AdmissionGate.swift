@@ -1,0 +1,73 @@
+import AFCore
+import Foundation
+import Synchronization
+
+/// Why a request was refused: the Session's service is shutting down.
+public struct SessionServiceShuttingDown: Error, CustomStringConvertible, Sendable {
+    public var description: String { "the session is shutting down and takes no new requests" }
+}
+
+/// Lets requests in until it is closed, then only the attempts (retries) of requests admitted
+/// before; knows when the last admitted request has finished. Built on AFCore's public hooks: an
+/// adapter (admission) and an event monitor (ends of requests).
+final class AdmissionGate: RequestInterceptor, EventMonitor, Sendable {
+    private struct State {
+        var closed = false
+        var admitted: Set<UUID> = []
+        var idleWaiters: [@Sendable () -> Void] = []
+    }
+
+    private let state = Mutex(State())
+    let queue = DispatchQueue(label: "org.alamofire.service-lifecycle.gate")
+
+    func adapt(_ urlRequest: URLRequest, using state: RequestAdapterState,
+               completion: @escaping @Sendable (Result<URLRequest, any Error>) -> Void) {
+        let admitted = self.state.withLock { gate -> Bool in
+            if gate.admitted.contains(state.requestID) { return true }
+            guard !gate.closed else { return false }
+            gate.admitted.insert(state.requestID)
+            return true
+        }
+        completion(admitted ? .success(urlRequest) : .failure(SessionServiceShuttingDown()))
+    }
+
+    func adapt(_ urlRequest: URLRequest, for session: Session,
+               completion: @escaping @Sendable (Result<URLRequest, any Error>) -> Void) {
+        completion(.success(urlRequest))
+    }
+
+    func requestDidFinish(_ request: Request) {
+        let waiters = state.withLock { gate -> [@Sendable () -> Void] in
+            gate.admitted.remove(request.id)
+            guard gate.closed, gate.admitted.isEmpty else { return [] }
+            defer { gate.idleWaiters = [] }
+            return gate.idleWaiters
+        }
+        waiters.forEach { $0() }
+    }
+
+    /// Refuses new requests from now on.
+    func close() {
+        state.withLock { $0.closed = true }
+    }
+
+    /// Waits until no admitted request is left, or `timeout` passed; whether none is left.
+    func waitUntilIdle(timeout: Duration) async -> Bool {
+        let outcome = Mutex<CheckedContinuation<Bool, Never>?>(nil)
+        let resume: @Sendable (Bool) -> Void = { idle in outcome.withLock { $0.take() }?.resume(returning: idle) }
+        let timer = Task {
+            try? await Task.sleep(for: timeout)
+            resume(false)
+        }
+        defer { timer.cancel() }
+        return await withCheckedContinuation { continuation in
+            outcome.withLock { $0 = continuation }
+            let idleNow = state.withLock { gate -> Bool in
+                guard !gate.admitted.isEmpty else { return true }
+                gate.idleWaiters.append { resume(true) }
+                return false
+            }
+            if idleNow { resume(true) }
+        }
+    }
+}
