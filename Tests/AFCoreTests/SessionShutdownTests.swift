@@ -22,7 +22,12 @@ import Testing
         let before = await session.request(Server.http("/get")).serializingData().response
         #expect(before.value != nil)
         await session.shutdown()
-        let after = await session.request(Server.http("/get")).serializingData().response
+        let key = uniqueKey()
+        let after = await session.request(Server.faults("/wire/\(key)")).serializingData().response
         #expect(after.error?.isSessionInvalidatedError == true)
+        // Refused before any attempt: nothing reached the server.
+        let observer = makeSession()
+        let seen = try await observer.request(Server.faults("/wire-count/\(key)")).serializingString().value
+        #expect(seen == "0")
     }
 }

@@ -20,8 +20,10 @@ extension Session {
         }
     }
 
-    /// Starts the first attempt, once.
+    /// Starts the first attempt, once; never after `shutdown()` (such a request was refused or
+    /// cancelled, and finishes that way).
     func setUp(_ request: Request) {
+        guard !shutdownState.withLock({ $0.requested }) else { return }
         let claimed = request.mutableState.withLock { state -> Bool in
             guard !state.setupStarted else { return false }
             state.setupStarted = true
