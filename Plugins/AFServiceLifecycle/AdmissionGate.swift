@@ -31,9 +31,11 @@ final class AdmissionGate: RequestInterceptor, EventMonitor, Sendable {
         completion(admitted ? .success(urlRequest) : .failure(SessionServiceShuttingDown()))
     }
 
+    /// Without the request's identity (a caller that does not pass it): refused once closed.
     func adapt(_ urlRequest: URLRequest, for session: Session,
                completion: @escaping @Sendable (Result<URLRequest, any Error>) -> Void) {
-        completion(.success(urlRequest))
+        let closed = state.withLock { $0.closed }
+        completion(closed ? .failure(SessionServiceShuttingDown()) : .success(urlRequest))
     }
 
     func requestDidFinish(_ request: Request) {
