@@ -4,6 +4,7 @@ import Synchronization
 
 /// Why a request was refused: the Session's service is shutting down.
 public struct SessionServiceShuttingDown: Error, CustomStringConvertible, Sendable {
+    /// What happened, in words.
     public var description: String { "the session is shutting down and takes no new requests" }
 }
 

@@ -37,6 +37,7 @@ public final class SessionService: Service, Sendable {
         }
     }
 
+    /// Runs until graceful shutdown or cancellation, then shuts the Session down as described above.
     public func run() async throws {
         let graceful: Bool
         do {

@@ -65,6 +65,7 @@ public final class SQLiteURLCache: URLCache, HTTPCacheStorage, @unchecked Sendab
 
     // MARK: HTTPCacheStorage
 
+    /// Every variant stored for `url` for requests with `credentials`, from memory or the file.
     public func cachedEntries(for url: URL, credentials: CacheCredentials) -> [HTTPCacheEntry] {
         let (entries, failures) = state.withLock { state -> ([HTTPCacheEntry], [Failure]) in
             do {
@@ -85,6 +86,8 @@ public final class SQLiteURLCache: URLCache, HTTPCacheStorage, @unchecked Sendab
         return entries
     }
 
+    /// Stores `entry` for requests with `credentials` (its body in chunks), then evicts the least
+    /// recently used entries past the disk capacity. A response over a twentieth of it is not stored.
     public func storeEntry(_ entry: HTTPCacheEntry, credentials: CacheCredentials) {
         let failures = state.withLock { state -> [Failure] in
             guard MemoryLayer.size(of: entry) <= state.diskCapacity / 20 else { return [] }
@@ -104,6 +107,7 @@ public final class SQLiteURLCache: URLCache, HTTPCacheStorage, @unchecked Sendab
         report(failures)
     }
 
+    /// Removes every variant stored for `url`, whatever the credentials.
     public func removeEntries(for url: URL) {
         let failures = state.withLock { state -> [Failure] in
             state.memory.remove(url)
@@ -119,6 +123,7 @@ public final class SQLiteURLCache: URLCache, HTTPCacheStorage, @unchecked Sendab
 
     // MARK: URLCache
 
+    /// The newest stored response whose Vary fields match `request`'s, fresh or not.
     public override func cachedResponse(for request: URLRequest) -> CachedURLResponse? {
         guard let url = request.url else { return nil }
         let entry = cachedEntries(for: url, credentials: CacheCredentials(request: request))
@@ -130,6 +135,7 @@ public final class SQLiteURLCache: URLCache, HTTPCacheStorage, @unchecked Sendab
         return CachedURLResponse(response: response, data: entry.body, userInfo: nil, storagePolicy: .allowed)
     }
 
+    /// Stores `cachedResponse` as the answer to `request`, unless its storage policy forbids it.
     public override func storeCachedResponse(_ cachedResponse: CachedURLResponse, for request: URLRequest) {
         guard cachedResponse.storagePolicy != .notAllowed, let url = request.url,
               let response = cachedResponse.response as? HTTPURLResponse else { return }
@@ -142,14 +148,17 @@ public final class SQLiteURLCache: URLCache, HTTPCacheStorage, @unchecked Sendab
                    credentials: CacheCredentials(request: request))
     }
 
+    /// Removes every variant stored for `request`'s URL.
     public override func removeCachedResponse(for request: URLRequest) {
         if let url = request.url { removeEntries(for: url) }
     }
 
+    /// Empties the cache.
     public override func removeAllCachedResponses() {
         write { try $0.removeAll() }
     }
 
+    /// Removes the responses stored at or after `date`.
     public override func removeCachedResponses(since date: Date) {
         write { try $0.remove(storedSince: date) }
     }
@@ -161,13 +170,16 @@ public final class SQLiteURLCache: URLCache, HTTPCacheStorage, @unchecked Sendab
         }
     }
 
+    /// Bytes of responses held in memory.
     public override var currentMemoryUsage: Int { state.withLock { $0.memory.usage } }
 
+    /// Bytes of recent small responses kept in memory at most.
     public override var memoryCapacity: Int {
         get { state.withLock { $0.memory.capacity } }
         set { state.withLock { $0.memory.capacity = newValue } }
     }
 
+    /// Bytes of responses kept in the file at most; the least recently used go first.
     public override var diskCapacity: Int {
         get { state.withLock { $0.diskCapacity } }
         set { state.withLock { $0.diskCapacity = newValue } }
