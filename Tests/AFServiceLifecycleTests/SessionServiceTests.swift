@@ -41,7 +41,7 @@ import Testing
         // (the in-flight request holds the grace period open for two seconds meanwhile).
         var refused: AFError?
         while refused == nil, inFlight.state != .finished {
-            let attempt = await service.session.request(Server.http("/get")).serializingData().response
+            let attempt = await service.session.request(Server.http("/bench.json")).serializingData().response  // nginx alone: no load on httpbin
             if case let .requestAdaptationFailed(error)? = attempt.error, error is SessionServiceShuttingDown { refused = attempt.error }
         }
         #expect(refused != nil, "a request made during the grace period is refused")
