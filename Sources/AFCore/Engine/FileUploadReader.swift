@@ -11,6 +11,8 @@ package protocol UploadBodyReader: AnyObject {
     func read(into buffer: UnsafeMutableRawPointer, count: Int) -> Int
     /// Moves to `offset` from the start; false when that fails.
     func seek(to offset: Int64) -> Bool
+    /// Why the last read failed, when the reader can say it better than "cannot open file".
+    var failure: AFError? { get }
 }
 
 /// Reads an upload's file as curl sends it, through curl's buffer: memory does not grow with
@@ -19,6 +21,8 @@ final class FileUploadReader: UploadBodyReader {
     private let descriptor: Int32
     /// The file's size when it was opened.
     let length: Int64
+    /// Read errors are reported as `URLError(.cannotOpenFile)`, as URLSession does.
+    var failure: AFError? { nil }
 
     /// Opens `url` for reading; throws the `URLError` a URLSession user would get.
     init(url: URL) throws(URLError) {

@@ -31,16 +31,28 @@ package final class SegmentedUploadReader: UploadBodyReader {
     package static func problem(in body: UploadSegments) -> AFError? {
         for case let .file(url, _, _, fileSize) in body.segments {
             var status = stat()
-            guard stat(url.path, &status) == 0 else {
-                return .multipartEncodingFailed(reason: .bodyPartFileNotReachableWithError(
-                    atURL: url, error: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)))
-            }
-            guard UInt64(status.st_size) == fileSize else {
-                return .multipartEncodingFailed(reason: .bodyPartFileSizeQueryFailedWithError(
-                    forURL: url, error: AFError.UnexpectedInputStreamLength(bytesExpected: fileSize, bytesRead: UInt64(max(0, status.st_size)))))
-            }
+            guard stat(url.path, &status) == 0 else { return unreachable(url) }
+            if let problem = sizeProblem(url, status: status, expected: fileSize) { return problem }
         }
         return nil
+    }
+
+    /// The file at `url` could not be opened or read (the reason in `errno`).
+    private static func unreachable(_ url: URL) -> AFError {
+        .multipartEncodingFailed(reason: .bodyPartFileNotReachableWithError(
+            atURL: url, error: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)))
+    }
+
+    /// The file at `url` gave `found` bytes where `expected` were promised.
+    private static func resized(_ url: URL, expected: UInt64, found: UInt64) -> AFError {
+        .multipartEncodingFailed(reason: .bodyPartFileSizeQueryFailedWithError(
+            forURL: url, error: AFError.UnexpectedInputStreamLength(bytesExpected: expected, bytesRead: found)))
+    }
+
+    /// Why a file of `status` is not the `expected` bytes long; nil when it is.
+    private static func sizeProblem(_ url: URL, status: stat, expected: UInt64) -> AFError? {
+        let size = UInt64(max(0, status.st_size))
+        return size == expected ? nil : resized(url, expected: expected, found: size)
     }
 
     /// Reads up to `count` bytes into `buffer`; 0 at the end, -1 on an error (see `failure`).
@@ -57,11 +69,8 @@ package final class SegmentedUploadReader: UploadBodyReader {
             case let .file(url, offset, length, fileSize):
                 if descriptor < 0, !openFile(url, at: offset + done, size: fileSize) { return -1 }
                 got = wanted == 0 ? 0 : readFile(into: buffer + filled, count: wanted)
-                if got < 0 { return fail(.bodyPartFileNotReachableWithError(atURL: url, error: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO))) }
-                if got == 0, done < length {
-                    return fail(.bodyPartFileSizeQueryFailedWithError(
-                        forURL: url, error: AFError.UnexpectedInputStreamLength(bytesExpected: length, bytesRead: done)))
-                }
+                if got < 0 { return fail(Self.unreachable(url)) }
+                if got == 0, done < length { return fail(Self.resized(url, expected: length, found: done)) }
             }
             filled += got
             done += UInt64(got)
@@ -91,15 +100,16 @@ package final class SegmentedUploadReader: UploadBodyReader {
     private func openFile(_ url: URL, at position: UInt64, size: UInt64) -> Bool {
         let opened = open(url.path, O_RDONLY | O_CLOEXEC)
         guard opened >= 0 else {
-            _ = fail(.bodyPartFileNotReachableWithError(atURL: url, error: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)))
+            _ = fail(Self.unreachable(url))
             return false
         }
         var status = stat()
-        guard fstat(opened, &status) == 0, UInt64(status.st_size) == size,
-              lseek(opened, off_t(position), SEEK_SET) == off_t(position) else {
+        let problem = fstat(opened, &status) != 0 || lseek(opened, off_t(position), SEEK_SET) != off_t(position)
+            ? Self.resized(url, expected: size, found: UInt64(max(0, status.st_size)))
+            : Self.sizeProblem(url, status: status, expected: size)
+        if let problem {
             close(opened)
-            _ = fail(.bodyPartFileSizeQueryFailedWithError(
-                forURL: url, error: AFError.UnexpectedInputStreamLength(bytesExpected: size, bytesRead: UInt64(max(0, status.st_size)))))
+            _ = fail(problem)
             return false
         }
         descriptor = opened
@@ -119,8 +129,8 @@ package final class SegmentedUploadReader: UploadBodyReader {
         descriptor = -1
     }
 
-    private func fail(_ reason: AFError.MultipartEncodingFailureReason) -> Int {
-        failure = .multipartEncodingFailed(reason: reason)
+    private func fail(_ error: AFError) -> Int {
+        failure = error
         closeFile()
         return -1
     }

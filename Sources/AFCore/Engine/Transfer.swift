@@ -324,7 +324,7 @@ final class Transfer: @unchecked Sendable {
         guard let uploadReader else { return 0 }
         let read = uploadReader.read(into: buffer, count: count)
         if read < 0 {
-            if let failure = (uploadReader as? SegmentedUploadReader)?.failure { uploadAFError = failure } else { uploadError = URLError(.cannotOpenFile) }
+            if let failure = uploadReader.failure { uploadAFError = failure } else { uploadError = URLError(.cannotOpenFile) }
         }
         return read < 0 ? afc_readfunc_abort() : read
     }

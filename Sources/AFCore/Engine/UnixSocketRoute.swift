@@ -14,24 +14,25 @@ enum UnixSocketRoute {
 
     /// Whether `scheme` is one of the socket schemes.
     static func isSocketScheme(_ scheme: String?) -> Bool {
-        guard let scheme = scheme?.lowercased() else { return false }
-        return scheme == "http+unix" || scheme == "https+unix"
+        guard let scheme else { return false }
+        return scheme.equalsIgnoringASCIICase("http+unix") || scheme.equalsIgnoringASCIICase("https+unix")
     }
 
     /// Where a request to `url` goes: the socket's path and the URL curl is given; nil for a URL
     /// that names no socket and when the Session has none.
     static func route(for url: URL?, sessionSocket: String?) -> (socketPath: String, wireURL: String)? {
-        guard let url, let scheme = url.scheme?.lowercased() else { return nil }
+        // Every request passes here: scheme names are compared in place, nothing is allocated.
+        guard let url, let scheme = url.scheme else { return nil }
         if isSocketScheme(scheme) {
             guard let socketPath = url.host, !socketPath.isEmpty,
                   var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
-            components.scheme = scheme == "https+unix" ? "https" : "http"
+            components.scheme = scheme.equalsIgnoringASCIICase("https+unix") ? "https" : "http"
             components.percentEncodedHost = "localhost"
             components.port = nil
             if components.percentEncodedPath.isEmpty { components.percentEncodedPath = "/" }
             return components.string.map { (socketPath, $0) }
         }
-        guard let sessionSocket, scheme == "http" || scheme == "https" else { return nil }
+        guard let sessionSocket, scheme.equalsIgnoringASCIICase("http") || scheme.equalsIgnoringASCIICase("https") else { return nil }
         return (sessionSocket, url.absoluteString)
     }
 }
