@@ -15,6 +15,8 @@ let package = Package(
         .executable(name: "af", targets: ["af"]),
         // Alamofire's Combine publishers over OpenCombine; nothing else depends on it.
         .library(name: "AFCombine", targets: ["AFCombine"]),
+        // A swift-openapi-runtime transport over a Session; nothing else depends on it.
+        .library(name: "AFOpenAPI", targets: ["AFOpenAPI"]),
         // First-party plugins, built only on AFCore's public API.
         .library(name: "AFLogging", targets: ["AFLogging"]),
         .library(name: "AFMetrics", targets: ["AFMetrics"]),
@@ -27,6 +29,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // Generates the client AFOpenAPITests drives (a build plugin of the test target only).
+        .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
         // `swift package generate-documentation` (scripts/docs.sh); a command plugin, linked into nothing.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -55,6 +61,10 @@ let package = Package(
         .target(name: "CNetlink", cSettings: [.enableWarning("all"), .treatAllWarnings(as: .error)]),
         .target(name: "AFReachability", dependencies: ["AFCore", "CNetlink"], swiftSettings: strict),
         .target(name: "AFCombine", dependencies: ["AFCore", .product(name: "OpenCombine", package: "OpenCombine")],
+                swiftSettings: strict),
+        .target(name: "AFOpenAPI",
+                dependencies: ["AFCore", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                               .product(name: "HTTPTypes", package: "swift-http-types")],
                 swiftSettings: strict),
         .executableTarget(name: "af", dependencies: ["AFCore", "AFTrust", "AFCache", "AFMultipart", "AFReachability"],
                           swiftSettings: strict),
@@ -91,6 +101,11 @@ let package = Package(
         // Code written for Alamofire, compiled unchanged against AFCore's public API.
         .testTarget(name: "AlamofireCodeTests",
                     dependencies: ["AFCore", "AFTrust", "AFMultipart", "AFReachability", "AFTestSupport"], swiftSettings: strict),
+        .testTarget(name: "AFOpenAPITests",
+                    dependencies: ["AFOpenAPI", "AFTestSupport", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                                   .product(name: "HTTPTypes", package: "swift-http-types")],
+                    swiftSettings: strict,
+                    plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]),
         .testTarget(name: "AFCombineTests", dependencies: ["AFCombine", "AFTestSupport"], swiftSettings: strict),
         .testTarget(name: "AFCLITests", dependencies: ["af", "AFTestSupport"], swiftSettings: strict),
         .testTarget(name: "AFReachabilityTests", dependencies: ["AFReachability", "CNetlink", "AFTestSupport"], swiftSettings: strict),

@@ -11,6 +11,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .systemLibrary(name: "CurlSystem", pkgConfig: "libcurl"),
@@ -22,7 +24,9 @@ let package = Package(
         .executableTarget(
             name: "af-bench-client",
             dependencies: ["BenchSupport", .product(name: "AFCore", package: "AF"), .product(name: "AFMultipart", package: "AF"),
-                           .product(name: "AFCache", package: "AF")]
+                           .product(name: "AFCache", package: "AF"), .product(name: "AFOpenAPI", package: "AF"),
+                           .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                           .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
         .executableTarget(
             name: "ahc-bench-client",

@@ -5,7 +5,7 @@
 # much of each product's public API is documented. Usage: scripts/docs.sh [PRODUCT...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-products=(AFCore AFAuth AFTrust AFCache AFMultipart AFReachability AFCombine AFLogging AFMetrics AFTracing AFServiceLifecycle)
+products=(AFCore AFAuth AFTrust AFCache AFMultipart AFReachability AFCombine AFOpenAPI AFLogging AFMetrics AFTracing AFServiceLifecycle)
 [ $# -gt 0 ] && products=("$@")
 mkdir -p .build/docs-site
 for product in "${products[@]}"; do

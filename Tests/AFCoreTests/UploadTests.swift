@@ -124,6 +124,23 @@ import Testing
         #expect(try await upload.value.data == "streamed body")
     }
 
+    @Test func aURLRequestsBodyStreamIsSentAsURLSessionSendsIt() async throws {
+        let session = makeSession()
+        var request = URLRequest(url: try #require(URL(string: Server.httpbin("/anything"))))
+        request.httpMethod = "PUT"
+        request.httpBodyStream = InputStream(data: Data("from the request's stream".utf8))
+        let echo = try await session.request(request).serializingDecodable(HTTPBinResponse.self).value
+        #expect(echo.data == "from the request's stream")
+
+        // A stream request (whose response is streamed too) sends it the same way.
+        request.httpBodyStream = InputStream(data: Data("both ways".utf8))
+        var received = Data()
+        for await chunk in session.streamRequest(request).streamTask().streamingData() {
+            if case let .stream(.success(data)) = chunk.event { received += data }
+        }
+        #expect(try JSONDecoder().decode(HTTPBinResponse.self, from: received).data == "both ways")
+    }
+
     @Test func aStreamCannotFollowA307() async {
         let session = makeSession()
         let error = await session.upload(InputStream(data: Data("once".utf8)),

@@ -36,21 +36,6 @@ import Testing
         return (stream as? any UploadSegmentsProviding)?.uploadSegments
     }
 
-    /// SHA-256 of `data`, as the echo server reports it (hex).
-    static func sha256(_ data: Data) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        let writer = Thread { try? input.fileHandleForWriting.write(contentsOf: data); try? input.fileHandleForWriting.close() }
-        writer.start()
-        let answer = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(String(decoding: answer, as: UTF8.self).prefix(64))
-    }
-
     @Test func aFormOfFilesIsSentFromTheFilesThemselves() async throws {
         let scratch = Scratch()
         let file = try scratch.file("photo.bin", size: 1_500_000)
@@ -63,7 +48,7 @@ import Testing
         #expect(parsed.parts.map(\.name) == ["note", "photo"])
         #expect(parsed.part("note")?.data == Data("hello".utf8))
         #expect(parsed.part("photo")?.size == 1_500_000)
-        #expect(parsed.part("photo")?.sha256 == (try Self.sha256(Data(contentsOf: file))))
+        #expect(parsed.part("photo")?.sha256 == (try sha256Hex(Data(contentsOf: file))))
         #expect(parsed.defects?.isEmpty != false)
         let segments = try #require(Self.segments(of: request))
         #expect(Self.spillFile(of: request) == nil, "nothing is copied to a temporary file")
@@ -81,9 +66,9 @@ import Testing
             form.append(file, withName: "doc")
         }, to: Server.faults("/multipart-echo?parser=email"), usingThreshold: 100_000)
         let parsed = try await request.serializingDecodable(ParsedForm.self).value
-        #expect(parsed.part("small")?.sha256 == (try Self.sha256(Data(repeating: 3, count: 50_000))))
-        #expect(parsed.part("stream")?.sha256 == (try Self.sha256(streamed)))
-        #expect(parsed.part("doc")?.sha256 == (try Self.sha256(Data(contentsOf: file))))
+        #expect(parsed.part("small")?.sha256 == (try sha256Hex(Data(repeating: 3, count: 50_000))))
+        #expect(parsed.part("stream")?.sha256 == (try sha256Hex(streamed)))
+        #expect(parsed.part("doc")?.sha256 == (try sha256Hex(Data(contentsOf: file))))
         let segments = try #require(Self.segments(of: request))
         // Only the stream went to the spill; the 50 kB of Data (below the threshold) stayed in memory.
         let spilled = segments.segments.compactMap { segment -> UInt64? in
@@ -116,8 +101,8 @@ import Testing
         }, to: url, usingThreshold: 100_000, interceptor: retry).validate()
         let response = await request.serializingDecodable(ParsedForm.self).response
         let parsed = try #require(response.value, "\(String(describing: response.error))")
-        #expect(parsed.part("file")?.sha256 == (try Self.sha256(Data(contentsOf: file))))
-        #expect(parsed.part("stream")?.sha256 == (try Self.sha256(streamed)))
+        #expect(parsed.part("file")?.sha256 == (try sha256Hex(Data(contentsOf: file))))
+        #expect(parsed.part("stream")?.sha256 == (try sha256Hex(streamed)))
         switch replay {
         case .redirect307: #expect(response.metrics?.redirectCount == 1)
         case .retryAfter503: #expect(request.retryCount == 1)

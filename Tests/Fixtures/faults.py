@@ -16,7 +16,8 @@ Paths:
                     the first N requests for KEY get broken JSON, later ones {"attempt": n}
   /basic-challenge  401 with a Basic challenge, or 200 echoing the Authorization it was sent
   /sink             reads a request body of any size (Content-Length or chunked) without keeping
-                    it, and answers {"bytes": n}
+                    it, and answers {"bytes": n}; with ?digest=sha256 also {"sha256": hex,
+                    "chunked": whether it came chunked}
   /resumable?size=N&cut=C&mode=M&validator=V
                     a body of N deterministic bytes (byte i = (7i + 3) mod 256) with a validator
                     (V = etag, the default: ETag "v1"; V = date: Last-Modified) and Accept-Ranges.
@@ -55,6 +56,7 @@ Paths:
 Anything else: 404.
 """
 import collections
+import hashlib
 import json
 import socket
 import sys
@@ -131,7 +133,6 @@ def read_body(conn, headers, buffered):
 
 def describe_part(name, filename, content_type, payload):
     import base64
-    import hashlib
     part = {"name": name, "filename": filename, "contentType": content_type,
             "size": len(payload), "sha256": hashlib.sha256(payload).hexdigest()}
     if len(payload) <= 65536:
@@ -165,15 +166,20 @@ def multipart_echo(headers, body, parser):
     return {"parts": parts, "defects": [str(d) for d in message.defects]}
 
 
-def drain_body(conn, headers, buffered):
-    """Reads and drops a request body; returns its length. `buffered`: bytes already read."""
+def drain_body(conn, headers, buffered, digest=None):
+    """Reads a request body, feeding it to `digest` if given; returns its length. `buffered`:
+    bytes already read."""
     if "content-length" in headers:
         remaining = int(headers["content-length"]) - len(buffered)
         total = len(buffered)
+        if digest:
+            digest.update(buffered)
         while remaining > 0:
             chunk = conn.recv(min(1 << 20, remaining))
             if not chunk:
                 break
+            if digest:
+                digest.update(chunk)
             remaining -= len(chunk)
             total += len(chunk)
         return total
@@ -191,6 +197,8 @@ def drain_body(conn, headers, buffered):
                 return total
             pending += chunk
         total += size
+        if digest:
+            digest.update(pending[:size])
         pending = pending[size + 2:]
         if size == 0:
             return total
@@ -363,8 +371,15 @@ def handle(conn):
                     continue
                 if path == "/sink":
                     rest = data.split(b"\r\n\r\n", 1)[1]
-                    received = drain_body(conn, headers, rest)
-                    respond(conn, "200 OK", json.dumps({"bytes": received}).encode(), "application/json")
+                    # ?digest=sha256 adds the body's digest and whether it came chunked (hashing
+                    # costs the benchmarks' gigabyte uploads seconds, so only when asked).
+                    digest = hashlib.sha256() if query.get("digest") == ["sha256"] else None
+                    received = drain_body(conn, headers, rest, digest)
+                    answer = {"bytes": received}
+                    if digest:
+                        answer["sha256"] = digest.hexdigest()
+                        answer["chunked"] = headers.get("transfer-encoding", "").lower() == "chunked"
+                    respond(conn, "200 OK", json.dumps(answer).encode(), "application/json")
                     continue
                 if path == "/inflate":
                     inflate(conn, query)

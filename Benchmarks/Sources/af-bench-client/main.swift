@@ -6,6 +6,7 @@
 //
 // usage: af-bench-client URL COUNT INFLIGHT [CAFILE [FORM]]
 //        af-bench-client upload-file|upload-stream|upload-multipart|upload-multipart-stream|download|stream URL PATH
+//        af-bench-client openapi-stream|openapi-upload URL PATH   (through AFOpenAPI's transport)
 //        af-bench-client cache-hits URL COUNT
 //        af-bench-client cache-body URL network|store|serve CACHEFILE
 //        af-bench-client soak URL COUNT INFLIGHT   (checkpoint lines on standard error)
@@ -30,6 +31,9 @@ if arguments.count == 4, arguments[1] == "cache-hits" {
 }
 if arguments.count == 5, arguments[1] == "cache-body" {
     runCacheBody(url: arguments[2], phase: arguments[3], file: arguments[4])
+}
+if arguments.count == 4, arguments[1].hasPrefix("openapi-") {
+    runOpenAPITransfer(mode: arguments[1], url: arguments[2], path: arguments[3])
 }
 if arguments.count == 4, ["download", "stream"].contains(arguments[1]) {
     runDownload(mode: arguments[1], url: arguments[2], path: arguments[3])

@@ -3,7 +3,8 @@ import Foundation
 
 /// The large-body workloads for every client: a download from nginx's static files and two
 /// uploads to the fault server's /sink (which reads and counts the body), of one file of
-/// `1 GiB × scale` written once. AF also runs its InputStream upload and its DataStreamRequest.
+/// `1 GiB × scale` written once. AF also runs its InputStream upload, its DataStreamRequest and
+/// AFOpenAPI's transport both ways.
 /// Each client runs `repeats` times, interleaved with the others, and its median by MB/s is
 /// reported. Every run starts from the same page cache (`settlePageCache`), so none pays for the
 /// write-back or the freed pages of the run before it.
@@ -25,6 +26,8 @@ func transferTable(fixture: Fixture, clients: Clients, scale: Double, repeats: I
         ("multipart upload (one InputStream part, spilled)", "upload-multipart-stream", sink, source.path, { $0 > size }, [clients.af]),
         ("InputStream upload", "upload-stream", sink, source.path, { $0 == size }, [clients.af]),
         ("DataStreamRequest", "stream", download, "", { $0 == size }, [clients.af]),
+        ("AFOpenAPI transport, response body", "openapi-stream", download, "", { $0 == size }, [clients.af]),
+        ("AFOpenAPI transport, request body", "openapi-upload", sink, source.path, { $0 == size }, [clients.af]),
     ]
     var table = Table(columns: ["workload", "client", "MiB", "MB/s", "CPU s", "peak RSS MiB", "AF ÷ client"])
     for workload in workloads {

@@ -93,7 +93,8 @@ extension Session {
         let task = SessionTask(request: urlRequest, engine: engine, configuration: taskConfiguration,
                                queue: request.underlyingQueue, delegate: request,
                                credential: request.credential.flatMap(HTTPCredential.init),
-                               upload: (request as? UploadRequest)?.transferUpload,
+                               // A URLRequest's own body stream is sent as URLSession sends it.
+                               upload: (request as? UploadRequest)?.transferUpload ?? urlRequest.httpBodyStream.map(TransferUpload.stream),
                                download: (request as? DownloadRequest)?.downloadTarget,
                                bodyStream: (request as? DataStreamRequest)?.flowControl,
                                handOffs: request.handOffs)
