@@ -8,14 +8,18 @@ import FoundationNetworking
 /// request fails because of it: one refresh at a time, requests arriving meanwhile wait for it,
 /// and a request refused with an outdated credential is retried with the new one.
 public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: RequestInterceptor, @unchecked Sendable {
+    /// The credential the authenticator applies and refreshes.
     public typealias Credential = AuthenticatorType.Credential
 
     /// At most `maximumAttempts` refreshes within `interval` seconds; one more fails with
     /// `AuthenticationError.excessiveRefresh`.
     public struct RefreshWindow: Sendable {
+        /// The window's length, in seconds.
         public let interval: TimeInterval
+        /// Refreshes allowed within the window.
         public let maximumAttempts: Int
 
+        /// A window of `maximumAttempts` refreshes per `interval` seconds.
         public init(interval: TimeInterval = 30.0, maximumAttempts: Int = 5) {
             self.interval = interval
             self.maximumAttempts = maximumAttempts

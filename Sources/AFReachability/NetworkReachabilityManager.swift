@@ -82,8 +82,11 @@ open class NetworkReachabilityManager: @unchecked Sendable {
         return queries.routes(to: known).map(ReachabilityDecision.status) ?? .unknown
     }
 
+    /// Whether the network is reachable by any interface.
     open var isReachable: Bool { isReachableOnEthernetOrWiFi || isReachableOnCellular }
+    /// Whether the network is reachable over a cellular (WWAN) interface.
     open var isReachableOnCellular: Bool { status == .reachable(.cellular) }
+    /// Whether the network is reachable over Ethernet or Wi-Fi.
     open var isReachableOnEthernetOrWiFi: Bool { status == .reachable(.ethernetOrWiFi) }
 
     // MARK: Listening

@@ -18,6 +18,7 @@ public final class DefaultTrustEvaluator: ServerTrustEvaluating {
 
 /// Accepts every server. For development against servers with throwaway certificates only.
 public final class DisabledTrustEvaluator: ServerTrustEvaluating {
+    /// An evaluator that accepts everything.
     public init() {}
     public func evaluate(_ trust: ServerTrust, forHost host: String) throws {}
 }
@@ -26,6 +27,7 @@ public final class DisabledTrustEvaluator: ServerTrustEvaluating {
 public final class CompositeTrustEvaluator: ServerTrustEvaluating {
     private let evaluators: [any ServerTrustEvaluating]
 
+    /// An evaluator running `evaluators` in order.
     public init(evaluators: [any ServerTrustEvaluating]) {
         self.evaluators = evaluators
     }

@@ -7,17 +7,21 @@ import FoundationNetworking
 public struct HTTPCacheEntry: Sendable, Equatable {
     /// The request's URL, query included: with the method (GET), the cache key.
     public var url: URL
+    /// The response's status code.
     public var statusCode: Int
     /// The response's header fields, without hop-by-hop ones.
     public var headers: HTTPHeaders
+    /// The response's body, decoded as the client received it.
     public var body: Data
     /// The request's values of the header fields the response's `Vary` names, by lower-cased
     /// name; a field the request did not have is absent.
     public var varyingRequestHeaders: [String: String]
     /// When the request was sent and when its response arrived (RFC 9111 §4.2.3).
     public var requestDate: Date
+    /// When the response arrived (RFC 9111 §4.2.3).
     public var responseDate: Date
 
+    /// An entry with every field given.
     public init(url: URL, statusCode: Int, headers: HTTPHeaders, body: Data, varyingRequestHeaders: [String: String],
                 requestDate: Date, responseDate: Date) {
         self.url = url

@@ -11,6 +11,7 @@ public struct DecompressionLimit: Sendable, Hashable {
     /// Decoded bytes accepted per byte received, past the allowance.
     public var maximumRatio: Int
 
+    /// A limit of `maximumRatio` decoded bytes per byte received, past the first `allowance` bytes.
     public init(maximumRatio: Int, allowance: Int = 1 << 20) {
         self.maximumRatio = maximumRatio
         self.allowance = allowance

@@ -26,11 +26,13 @@ public protocol AlamofireExtended {
 }
 
 extension AlamofireExtended {
+    /// The namespace on the type.
     public static var af: AlamofireExtension<Self>.Type {
         get { AlamofireExtension<Self>.self }
         set {}
     }
 
+    /// The namespace on an instance.
     public var af: AlamofireExtension<Self> {
         get { AlamofireExtension(self) }
         set {}

@@ -29,6 +29,7 @@ extension DownloadResponseSerializerProtocol where Self: DataResponseSerializerP
 
 /// Gives the downloaded file's URL.
 public struct URLResponseSerializer: DownloadResponseSerializerProtocol {
+    /// A serializer.
     public init() {}
 
     public func serializeDownload(request: URLRequest?, response: HTTPURLResponse?, fileURL: URL?, error: (any Error)?) throws -> URL {

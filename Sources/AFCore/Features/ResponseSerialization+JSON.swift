@@ -10,14 +10,20 @@ import FoundationNetworking
 /// which Swift 6 requires of a serializer's value. `responseJSON` and `serialize` work as there.
 @available(*, deprecated, message: "JSONResponseSerializer deprecated and will be removed in Alamofire 6. Use DecodableResponseSerializer instead.")
 public final class JSONResponseSerializer: Sendable {
+    /// The preprocessor used unless one is given: none.
     public static var defaultDataPreprocessor: any DataPreprocessor { JSONObjectSerializer.defaultDataPreprocessor }
+    /// Status codes whose empty body is accepted: 204 and 205.
     public static var defaultEmptyResponseCodes: Set<Int> { JSONObjectSerializer.defaultEmptyResponseCodes }
+    /// Methods whose empty response is accepted: HEAD.
     public static var defaultEmptyRequestMethods: Set<HTTPMethod> { JSONObjectSerializer.defaultEmptyRequestMethods }
 
     let serializer: JSONObjectSerializer
 
+    /// Runs on the body before it is read.
     public var dataPreprocessor: any DataPreprocessor { serializer.dataPreprocessor }
+    /// Status codes whose empty body is accepted.
     public var emptyResponseCodes: Set<Int> { serializer.emptyResponseCodes }
+    /// Methods whose empty response is accepted.
     public var emptyRequestMethods: Set<HTTPMethod> { serializer.emptyRequestMethods }
     /// How `JSONSerialization` reads the body.
     public var options: JSONSerialization.ReadingOptions { serializer.options }

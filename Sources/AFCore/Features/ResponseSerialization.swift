@@ -30,12 +30,14 @@ public protocol DataPreprocessor: Sendable {
 
 /// Leaves the body as it is.
 public struct PassthroughPreprocessor: DataPreprocessor {
+    /// A preprocessor.
     public init() {}
     public func preprocess(_ data: Data) throws -> Data { data }
 }
 
 /// Removes Google's XSSI prefix `)]}',\n` when present.
 public struct GoogleXSSIPreprocessor: DataPreprocessor {
+    /// A preprocessor.
     public init() {}
 
     public func preprocess(_ data: Data) throws -> Data {

@@ -44,6 +44,7 @@ extension String {
 public final class AlamofireNotifications: EventMonitor {
     public let queue = DispatchQueue(label: "org.alamofire.notifications")
 
+    /// A monitor posting on `NotificationCenter.default`.
     public init() {}
 
     func post(_ name: Notification.Name, _ request: Request) {

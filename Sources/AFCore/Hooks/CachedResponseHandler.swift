@@ -27,8 +27,10 @@ public struct ResponseCacher: Sendable {
     /// Stores nothing.
     public static let doNotCache = ResponseCacher(behavior: .doNotCache)
 
+    /// What the cacher does with each response offered to the cache.
     public let behavior: Behavior
 
+    /// A cacher that acts as `behavior` says.
     public init(behavior: Behavior) {
         self.behavior = behavior
     }

@@ -61,51 +61,80 @@ public protocol EventMonitor: Sendable {
 
     // MARK: Request events
 
+    /// The request's first `URLRequest` was built, before adaptation.
     func request(_ request: Request, didCreateInitialURLRequest urlRequest: URLRequest)
+    /// Building the first `URLRequest` failed; the request ends with `error`.
     func request(_ request: Request, didFailToCreateURLRequestWithError error: AFError)
+    /// The adapters turned `initialRequest` into `adaptedRequest`.
     func request(_ request: Request, didAdaptInitialRequest initialRequest: URLRequest, to adaptedRequest: URLRequest)
+    /// An adapter failed; the request ends with `error` unless a retrier retries it.
     func request(_ request: Request, didFailToAdaptURLRequest initialRequest: URLRequest, withError error: AFError)
+    /// The `URLRequest` an attempt sends is final (adapted, checked).
     func request(_ request: Request, didCreateURLRequest urlRequest: URLRequest)
+    /// An attempt's task was made (one per attempt; retries make new ones).
     func request(_ request: Request, didCreateTask task: URLSessionTask)
+    /// An attempt's metrics are complete.
     func request(_ request: Request, didGatherMetrics metrics: TaskMetrics)
+    /// An attempt failed before its task could run (setup refused it).
     func request(_ request: Request, didFailTask task: URLSessionTask, earlyWithError error: AFError)
+    /// An attempt's task ended, with the error if it failed.
     func request(_ request: Request, didCompleteTask task: URLSessionTask, with error: AFError?)
+    /// A retrier asked for another attempt.
     func requestIsRetrying(_ request: Request)
+    /// The request ended: no further attempt, its response handlers may run.
     func requestDidFinish(_ request: Request)
+    /// `resume()` was called on the request (or it resumed itself).
     func requestDidResume(_ request: Request)
+    /// The current attempt's task was resumed.
     func request(_ request: Request, didResumeTask task: URLSessionTask)
+    /// `suspend()` was called on the request.
     func requestDidSuspend(_ request: Request)
+    /// The current attempt's task was suspended.
     func request(_ request: Request, didSuspendTask task: URLSessionTask)
+    /// `cancel()` was called on the request.
     func requestDidCancel(_ request: Request)
+    /// The current attempt's task was cancelled.
     func request(_ request: Request, didCancelTask task: URLSessionTask)
 
     // MARK: DataRequest events
 
+    /// A validator ran on a data request's response.
     func request(_ request: DataRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
                  data: Data?, withResult result: Request.ValidationResult)
+    /// A data request's unserialized response was handed to a handler.
     func request(_ request: DataRequest, didParseResponse response: DataResponse<Data?, AFError>)
+    /// A data request's response was serialized for a handler.
     func request<Value>(_ request: DataRequest, didParseResponse response: DataResponse<Value, AFError>)
 
     // MARK: UploadRequest events
 
+    /// An upload's body was made ready to send.
     func request(_ request: UploadRequest, didCreateUploadable uploadable: UploadRequest.Uploadable)
+    /// An upload's body could not be made; the request ends with `error`.
     func request(_ request: UploadRequest, didFailToCreateUploadableWithError error: AFError)
     /// An `InputStream` body was handed to the engine.
     func request(_ request: UploadRequest, didProvideInputStream stream: InputStream)
 
     // MARK: DataStreamRequest events
 
+    /// A validator ran on a stream request's response head.
     func request(_ request: DataStreamRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
                  withResult result: Request.ValidationResult)
+    /// A streamed chunk was serialized for a stream handler.
     func request<Value>(_ request: DataStreamRequest, didParseStream result: Result<Value, AFError>)
 
     // MARK: DownloadRequest events
 
+    /// A download's body reached its destination (or failed to).
     func request(_ request: DownloadRequest, didFinishDownloadingUsing task: URLSessionTask, with result: Result<URL, AFError>)
+    /// A download's destination was decided.
     func request(_ request: DownloadRequest, didCreateDestinationURL url: URL)
+    /// A validator ran on a download's response.
     func request(_ request: DownloadRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
                  fileURL: URL?, withResult result: Request.ValidationResult)
+    /// A download's unserialized response was handed to a handler.
     func request(_ request: DownloadRequest, didParseResponse response: DownloadResponse<URL?, AFError>)
+    /// A download's response was serialized for a handler.
     func request<Value>(_ request: DownloadRequest, didParseResponse response: DownloadResponse<Value, AFError>)
 }
 

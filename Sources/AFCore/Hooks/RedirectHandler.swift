@@ -28,8 +28,10 @@ public struct Redirector: Sendable {
     /// Follows no redirect.
     public static let doNotFollow = Redirector(behavior: .doNotFollow)
 
+    /// What the redirector does with each redirect.
     public let behavior: Behavior
 
+    /// A redirector that acts as `behavior` says.
     public init(behavior: Behavior) {
         self.behavior = behavior
     }

@@ -31,11 +31,17 @@ open class RetryPolicy: @unchecked Sendable, RequestInterceptor {
         .serverCertificateHasBadDate, .serverCertificateNotYetValid, .timedOut,
     ]
 
+    /// Retries at most this many times.
     public let retryLimit: UInt
+    /// The delay before retry n is `exponentialBackoffScale × exponentialBackoffBase^n` seconds.
     public let exponentialBackoffBase: UInt
+    /// The delay's scale, in seconds.
     public let exponentialBackoffScale: Double
+    /// Only requests with these methods are retried.
     public let retryableHTTPMethods: Set<HTTPMethod>
+    /// Responses with these status codes are retried.
     public let retryableHTTPStatusCodes: Set<Int>
+    /// Failures with these `URLError` codes are retried.
     public let retryableURLErrorCodes: Set<URLError.Code>
     /// When set, `Retry-After` on the listed status codes decides the delay (beyond Alamofire).
     public let retryAfter: RetryAfterPolicy?
@@ -106,6 +112,7 @@ public struct RetryAfterPolicy: Sendable {
     /// The longest wait accepted; a server asking for more gets no retry.
     public var maximumDelay: TimeInterval
 
+    /// A policy honouring `Retry-After` on `statusCodes`, waiting at most `maximumDelay`.
     public init(statusCodes: Set<Int> = RetryAfterPolicy.defaultStatusCodes,
                 maximumDelay: TimeInterval = RetryAfterPolicy.defaultMaximumDelay) {
         self.statusCodes = statusCodes
@@ -147,6 +154,7 @@ extension RequestInterceptor where Self == RetryPolicy {
 
 /// Retries only requests whose connection was lost (`URLError.networkConnectionLost`).
 open class ConnectionLostRetryPolicy: RetryPolicy, @unchecked Sendable {
+    /// A policy retrying lost connections of `retryableHTTPMethods` requests, with `RetryPolicy`'s backoff.
     public init(retryLimit: UInt = RetryPolicy.defaultRetryLimit,
                 exponentialBackoffBase: UInt = RetryPolicy.defaultExponentialBackoffBase,
                 exponentialBackoffScale: Double = RetryPolicy.defaultExponentialBackoffScale,

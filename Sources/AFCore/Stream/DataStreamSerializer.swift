@@ -34,12 +34,14 @@ public struct DecodableStreamSerializer<T: Decodable & Sendable>: DataStreamSeri
 
 /// Gives each chunk as it is.
 public struct PassthroughStreamSerializer: DataStreamSerializer {
+    /// A serializer.
     public init() {}
     public func serialize(_ data: Data) throws -> Data { data }
 }
 
 /// Gives each chunk as UTF-8 text (invalid bytes replaced).
 public struct StringStreamSerializer: DataStreamSerializer {
+    /// A serializer.
     public init() {}
     public func serialize(_ data: Data) throws -> String { String(decoding: data, as: UTF8.self) }
 }

@@ -18,6 +18,7 @@ public struct ServerTrust: Sendable {
     /// The DER OCSP response the server stapled to the handshake for its certificate, if any.
     public let stapledOCSPResponse: Data?
 
+    /// A chain as a handshake presented it to `host`, with OpenSSL's verdict.
     public init(certificateData: [Data], host: String, defaultEvaluationSucceeded: Bool, defaultEvaluationError: String?,
                 stapledOCSPResponse: Data? = nil) {
         self.certificateData = certificateData
@@ -37,6 +38,7 @@ public struct ServerTrustEvaluationPending: Error, Sendable {
     /// Fetches what the evaluator needs; may block (it runs on a background queue).
     public let fetch: @Sendable () -> Void
 
+    /// An evaluation that can decide once `fetch` ran.
     public init(fetch: @escaping @Sendable () -> Void) {
         self.fetch = fetch
     }
