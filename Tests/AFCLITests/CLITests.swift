@@ -13,11 +13,12 @@ import Testing
 
     /// Runs `af arguments` in `directory`; returns when the tool has exited. Its output goes
     /// to files, not pipes, so a process it leaves behind cannot hold the run open.
-    static func af(_ arguments: [String], in directory: URL? = nil) throws -> Run {
+    /// `launcher` runs the tool in its stead (`setpriv` with its options, say).
+    static func af(_ arguments: [String], in directory: URL? = nil, launcher: [String] = []) throws -> Run {
         let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("af")
         let process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
+        process.executableURL = launcher.first.map { URL(fileURLWithPath: $0) } ?? tool
+        process.arguments = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [tool.path] + arguments
         process.currentDirectoryURL = directory
         var environment = ProcessInfo.processInfo.environment
         environment["SSL_CERT_FILE"] = TestServers.shared.caFile
