@@ -55,6 +55,17 @@ import Testing
         #expect(response.metrics?.transactionMetrics.last?.networkProtocolName == "h2")
     }
 
+    @Test func httpsOverASocketIsVerifiedAsLocalhost() async throws {
+        // The certificate names localhost; the request goes out as https://localhost on the socket.
+        let session = makeSession()
+        let socket = TestServers.shared.all["unixSocketTLS"]!
+        let response = await session.request(Self.socketURL(socket, "/get").replacingOccurrences(of: "http+unix:", with: "https+unix:"))
+            .serializingDecodable(Echo.self).response
+        #expect(response.value != nil, "\(String(describing: response.error))")
+        #expect(response.metrics?.transactionMetrics.last?.networkProtocolName == "h2")
+        #expect(response.response?.url?.scheme == "https+unix")
+    }
+
     @Test func aRelativeRedirectStaysOnTheSocket() async throws {
         let session = makeSession()
         let response = await session.request(Self.socketURL(socket, "/redirect-to?url=%2Fget%3Fafter%3D1"))

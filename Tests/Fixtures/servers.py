@@ -2,8 +2,9 @@
 """Starts AF's test servers on loopback and prints one JSON line describing them.
 
 - httpbin under gunicorn (bound to a socket this script opens, so its port is known)
-- nginx: HTTP/1.1 and HTTPS with HTTP/2 in front of httpbin, plus static files; the HTTP/1.1
-  and the cleartext HTTP/2 servers also listen on Unix sockets (unixSocket, unixSocketH2c)
+- nginx: HTTP/1.1 and HTTPS with HTTP/2 in front of httpbin, plus static files; the HTTP/1.1,
+  cleartext HTTP/2 and HTTPS servers also listen on Unix sockets (unixSocket, unixSocketH2c,
+  unixSocketTLS)
 - faults.py: a server that misbehaves on purpose
 - a throw-away CA and a leaf certificate for 127.0.0.1/localhost, made with openssl
 - the server-trust matrix (tls_matrix.py): one HTTPS server per certificate case
@@ -108,6 +109,7 @@ http {{
     }}
     server {{
         listen 127.0.0.1:{https_port} ssl http2;
+        listen unix:{directory}/nginx-tls.sock ssl http2;
         ssl_certificate {directory}/server.pem;
         ssl_certificate_key {directory}/server.key;
         {locations}
@@ -227,6 +229,7 @@ def main():
             "caFile": os.path.join(directory, "ca.pem"),
             "unixSocket": os.path.join(directory, "nginx.sock"),
             "unixSocketH2c": os.path.join(directory, "nginx-h2c.sock"),
+            "unixSocketTLS": os.path.join(directory, "nginx-tls.sock"),
             "directory": directory,
         })
         if detach_file:
