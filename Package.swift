@@ -102,7 +102,7 @@ let package = Package(
         .testTarget(name: "AlamofireCodeTests",
                     dependencies: ["AFCore", "AFTrust", "AFMultipart", "AFReachability", "AFTestSupport"], swiftSettings: strict),
         .testTarget(name: "AFOpenAPITests",
-                    dependencies: ["AFOpenAPI", "AFTestSupport", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                    dependencies: ["AFOpenAPI", "AFCache", "AFTestSupport", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                                    .product(name: "HTTPTypes", package: "swift-http-types")],
                     swiftSettings: strict,
                     plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]),

@@ -1,3 +1,4 @@
+import AFCache
 import AFCore
 import AFOpenAPI
 import AFTestSupport
@@ -13,10 +14,12 @@ import Testing
     final class Recorder: EventMonitor {
         let queue = DispatchQueue(label: "af.test.openapi.recorder")
         let protocols = Protected<[String]>([])
+        let fetchTypes = Protected<[TransactionMetrics.ResourceFetchType]>([])
         let resumed = OneShot()
 
         func request(_ request: Request, didGatherMetrics metrics: TaskMetrics) {
             protocols.withLock { $0 += metrics.transactionMetrics.compactMap(\.networkProtocolName) }
+            fetchTypes.withLock { $0 += metrics.transactionMetrics.map(\.resourceFetchType) }
         }
 
         func requestDidResume(_ request: Request) { resumed.fire() }
@@ -49,6 +52,30 @@ import Testing
         #expect(echo.headers.additionalProperties["X-Stamp"] == "stamped", "the Session's adapter ran")
         let protocols = recorder.protocols.withLock { $0 }
         #expect(protocols == [scheme == "http" ? "http/1.1" : "h2"])
+    }
+
+    @Test func theSessionsRetryPolicyRetriesAnOperation() async throws {
+        let session = makeSession(interceptor: RetryPolicy(exponentialBackoffScale: 0.01))
+        let output = try await client(Server.faults(""), session: session)
+            .flakyClose(path: .init(key: uniqueKey()), query: .init(fail: 1))
+        #expect(try output.ok.body.json.ok, "the first connection closed unanswered; the retry got the answer")
+    }
+
+    @Test func theSessionsCacheAnswersARepeatedOperation() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("af-openapi-cache-\(UUID().uuidString).sqlite")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let configuration = URLSessionConfiguration.af.default
+        configuration.urlCache = try SQLiteURLCache(fileURL: file, memoryCapacity: 0, diskCapacity: 128 << 20)
+        let recorder = Recorder()
+        let session = makeSession(configuration: configuration, eventMonitors: [recorder])
+        let client = try client(Server.http(""), session: session)
+        var bodies: [Data] = []
+        for _ in 0..<2 {
+            let body = try await client.fresh(path: .init(name: "4mb.bin")).ok.body.plainText
+            bodies.append(try await Data(collecting: body, upTo: 8 << 20))
+        }
+        #expect(bodies[0].count == 4 << 20 && bodies[1] == bodies[0])
+        #expect(recorder.fetchTypes.withLock { $0 } == [.networkLoad, .localCache])
     }
 
     @Test func aStreamedRequestBodyArrivesWhole() async throws {

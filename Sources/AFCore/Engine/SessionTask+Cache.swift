@@ -6,9 +6,11 @@ import FoundationNetworking
 // How a task uses an HTTP cache (RFC 9111, private): answer from it, revalidate through it, or
 // go to the network; then store, refresh or invalidate. Runs on the task's queue.
 extension SessionTask {
-    /// Whether the task's exchanges go through the HTTP cache: only bodies held in memory do.
+    /// Whether the task's exchanges go through the HTTP cache: those whose bodies are held in
+    /// memory or streamed (a stream is copied for the cache up to `streamCopyLimit`), not
+    /// downloads or uploads.
     func usesHTTPCache(download: DownloadTarget?) -> Bool {
-        download == nil && upload == nil && bodyStream == nil
+        download == nil && upload == nil
     }
 
     /// Answers from `cache`, or starts the exchange it calls for (conditional or not).
@@ -22,6 +24,10 @@ extension SessionTask {
         switch CacheLookup.decide(fields, policy: configuration.cachePolicy(for: request), entries: entries, now: Date()) {
         case let .useStored(entry, age):
             answer(with: entry, age: age, request: request)
+        case .revalidate where bodyStream != nil:
+            // A stream has already handed over a 304's head before the stored body could follow:
+            // it fetches the whole response again (and stores it anew).
+            startHop(request, after: request, response: nil, body: Data())
         case let .revalidate(entry, conditions):
             var conditional = request
             for condition in conditions where request.value(forHTTPHeaderField: condition.name) == nil {
@@ -52,9 +58,13 @@ extension SessionTask {
             let error = URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any])
             return deliver(request: request, response: nil, data: Data(), error: error)
         }
-        if let delegate, delegate.observesTransferEvents {
+        // A stream request takes its head and body as events; its flow control counts the body.
+        if let delegate, delegate.observesTransferEvents || bodyStream != nil {
             delegate.task(self, didReceiveResponse: response.httpResponse)
-            if !entry.body.isEmpty { delegate.task(self, didReceive: entry.body) }
+            if !entry.body.isEmpty {
+                _ = bodyStream?.admit(entry.body.count)
+                delegate.task(self, didReceive: entry.body)
+            }
         }
         if let delegate, delegate.observesProgress {
             let count = Int64(entry.body.count)

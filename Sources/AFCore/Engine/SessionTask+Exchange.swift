@@ -89,6 +89,8 @@ extension SessionTask: TransferDelegate {
                 error = failure.afError ?? failure.urlError(failingURL: url)
             }
         }
+        // A streamed body the transfer could not keep whole (too large) is not stored.
+        if bodyStream != nil, !outcome.streamCopyIsWhole { mutableState.withLock { $0.cacheMayStore = false } }
         finish(request: request, response: response, data: outcome.body, error: error)
     }
 
@@ -115,7 +117,8 @@ extension SessionTask: TransferDelegate {
             state.hopStart = Date()
             state.fetchedForTrust = fetchedForTrust
             if restartingDownload { state.download?.resumeOffset = 0 }
-            let transfer = makeTransfer(for: next, download: state.download, reporting: reporting, trust: trust)
+            let transfer = makeTransfer(for: next, download: state.download, reporting: reporting, trust: trust,
+                                        copyingStreamForCache: state.cacheMayStore)
             state.transfer = transfer
             return transfer
         }
@@ -143,7 +146,8 @@ extension SessionTask: TransferDelegate {
                 return answerRevalidated(revalidating, by: response, request: request, credentials: credentials, in: cache)
             }
         }
-        // Only bodies held in memory are offered to the cache: not downloads, streams or uploads.
+        // Bodies held in memory (a stream's kept copy among them) are offered to the cache: not
+        // downloads or uploads.
         guard error == nil, let response, let storage = configuration.responseCache, let delegate, mayStore,
               usesHTTPCache(download: download),
               CacheStoreRules.mayStore(request: request, statusCode: response.statusCode, headers: response.headers) else {

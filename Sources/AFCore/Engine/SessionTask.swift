@@ -245,14 +245,17 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// The transfer for one hop of `request`; under the state lock, so it must not call the
-    /// delegate.
+    /// delegate. A streamed body is also kept for the HTTP cache when `copyingStreamForCache`.
     func makeTransfer(for request: URLRequest, download: DownloadTarget?, reporting: Reporting,
-                      trust: TrustRequirement?) -> Transfer {
+                      trust: TrustRequirement?, copyingStreamForCache: Bool = false) -> Transfer {
         // A redirect that changed the method (to GET) leaves the body behind.
         let keepsBody = request.httpMethod == originalRequest?.httpMethod
         var spec = configuration.transferSpec(for: request, credential: credential(for: request),
                                               upload: keepsBody ? upload : nil, download: download)
         spec.bodyStream = bodyStream
+        if bodyStream != nil, copyingStreamForCache, configuration.httpCache != nil {
+            spec.streamCopyLimit = TaskConfiguration.streamCopyLimit
+        }
         spec.trust = trust
         spec.responseGate = reporting.holdsResponse ? ResponseGate() : nil
         return Transfer(spec: spec, delegate: self, reportsEvents: reporting.events, reportsProgress: reporting.progress)

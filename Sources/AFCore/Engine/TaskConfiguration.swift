@@ -7,6 +7,9 @@ import FoundationNetworking
 struct TaskConfiguration: @unchecked Sendable {
     /// Redirect hops followed before failing with `URLError.httpTooManyRedirects`.
     static let maximumRedirects = 16
+    /// A streamed response (a `DataStreamRequest`'s) is stored in the HTTP cache only up to this
+    /// size: its body is copied while it streams, and the copy is dropped past it.
+    static let streamCopyLimit = 16 << 20
 
     var idleTimeout: TimeInterval
     var resourceTimeout: TimeInterval

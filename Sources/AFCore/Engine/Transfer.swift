@@ -26,6 +26,8 @@ struct TransferOutcome: @unchecked Sendable {
     var timings: CurlTimings
     /// A resumed download's server answered with another range: start again from zero.
     var rangeRejected = false
+    /// A streamed body was also kept whole in `body`, for the cache.
+    var streamCopyIsWhole = false
 }
 
 /// One HTTP exchange on the engine. Its mutable state belongs to the engine thread.
@@ -61,6 +63,8 @@ final class Transfer: @unchecked Sendable {
     /// Whether the current response body is handed over in chunks (a final response of a
     /// transfer with `spec.bodyStream`; never a redirect's body).
     private var bodyIsStreamed = false
+    /// Whether `body` still holds every streamed byte (for the cache; see `spec.streamCopyLimit`).
+    private var streamCopyKept = true
     /// Whether the current response's body waits for `spec.responseGate` (a final response only).
     private var heldByGate = false
     /// Bytes of the file the current response continues (a resumed download's 206), counted in progress.
@@ -374,6 +378,14 @@ final class Transfer: @unchecked Sendable {
             guard flow.admit(count) else { return .pause }  // offered again later: counted then
             guard withinDecompressionLimit(count) else { return .refused }
             delegate.transferDidReceive(self, data: Data(bytes: bytes, count: count))
+            if let limit = spec.streamCopyLimit, streamCopyKept {
+                if body.count + count <= limit {
+                    body.append(bytes.assumingMemoryBound(to: UInt8.self), count: count)
+                } else {
+                    streamCopyKept = false
+                    body = Data()
+                }
+            }
             return .taken
         }
         guard withinDecompressionLimit(count) else { return .refused }
@@ -416,8 +428,9 @@ final class Transfer: @unchecked Sendable {
                                       trustPending: trustPending)
             }
         }
-        let outcome = TransferOutcome(head: parser.completed, body: body, failure: failure,
+        var outcome = TransferOutcome(head: parser.completed, body: body, failure: failure,
                                       wasCancelled: cancelled, timings: timings, rangeRejected: rangeRejected)
+        outcome.streamCopyIsWhole = spec.streamCopyLimit != nil && streamCopyKept
         body = Data()
         uploadReader = nil
         uploadPump?.close()

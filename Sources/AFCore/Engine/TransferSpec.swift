@@ -23,6 +23,9 @@ struct TransferSpec: @unchecked Sendable {
     /// When set, the final response's body is handed over chunk by chunk as it arrives (never
     /// gathered), under this flow control.
     var bodyStream: StreamFlowControl?
+    /// For a streamed body the cache may store: also keep the body, while it stays within this
+    /// many bytes (beyond, the copy is dropped and the response is not stored).
+    var streamCopyLimit: Int?
     /// Idle timeout: how long to wait for a connection or for more data.
     var idleTimeout: TimeInterval
     /// Whole-exchange timeout.
