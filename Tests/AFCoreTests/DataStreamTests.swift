@@ -250,8 +250,9 @@ import Testing
 
     @Test func leavingTheLoopEarlyCancelsTheRequest() async throws {
         let session = makeSession()
-        // A 30 s body: even on a loaded machine the loop leaves long before it could end on its own.
-        let request = session.streamRequest(Server.httpbin("/drip?numbytes=30&duration=30&delay=0"))
+        // A terabyte body: the request cannot end on its own while the test runs, however loaded
+        // the machine (a 30 s drip from httpbin once did, under TSan with every core busy).
+        let request = session.streamRequest(Server.faults("/blob?size=\(1 << 40)"))
         let task = request.streamTask()
         do {
             for await stream in task.streamingData() where stream.value != nil {

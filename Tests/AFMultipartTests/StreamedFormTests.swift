@@ -80,7 +80,7 @@ import Testing
     }
 
     enum Replay: String, CaseIterable, Sendable {
-        case redirect307, retryAfter503
+        case redirect307, retryAfter503, retryAfter401
     }
 
     @Test(arguments: Replay.allCases)
@@ -89,11 +89,14 @@ import Testing
         let file = try scratch.file("replayed.bin", size: 700_000)
         let streamed = Data((0..<120_000).map { UInt8(truncatingIfNeeded: $0 * 7) })
         let key = "replay-\(UUID().uuidString)"
-        let echo = Server.faults("/multipart-echo?parser=email&key=\(key)&fail=\(replay == .retryAfter503 ? 1 : 0)")
+        let failures = replay == .redirect307 ? 0 : 1
+        let echo = Server.faults("/multipart-echo?parser=email&key=\(key)&fail=\(failures)&status=\(replay == .retryAfter401 ? 401 : 503)")
         let url = replay == .redirect307
             ? Server.httpbin("/redirect-to?status_code=307&url=" + echo.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
             : echo
-        let retry = RetryPolicy(retryLimit: 2, exponentialBackoffScale: 0.01, retryableHTTPMethods: [.post])
+        // A retrier that also retries 401, as one refreshing a credential would.
+        let retry = RetryPolicy(retryLimit: 2, exponentialBackoffScale: 0.01, retryableHTTPMethods: [.post],
+                                retryableHTTPStatusCodes: RetryPolicy.defaultRetryableHTTPStatusCodes.union([401]))
         let session = makeSession()
         let request = session.upload(multipartFormData: { form in
             form.append(file, withName: "file")
@@ -105,7 +108,7 @@ import Testing
         #expect(parsed.part("stream")?.sha256 == (try sha256Hex(streamed)))
         switch replay {
         case .redirect307: #expect(response.metrics?.redirectCount == 1)
-        case .retryAfter503: #expect(request.retryCount == 1)
+        case .retryAfter503, .retryAfter401: #expect(request.retryCount == 1)
         }
     }
 

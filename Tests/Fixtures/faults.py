@@ -32,6 +32,7 @@ Paths:
                     Werkzeug (httpbin's parser) and answers {"parts": [{name, filename,
                     contentType, size, sha256, base64 (bodies up to 64 KiB)}]} in body order;
                     with &key=K&fail=N, the first N requests for K read the body and get 503
+                    (401 with &status=401)
   /wire/KEY         200 with the request head exactly as it arrived (latin-1 text) as the body
   /wire-count/KEY   how many request heads received so far contain KEY anywhere, the request line
                     included (text/plain; heads of /wire-count requests are not kept)
@@ -400,7 +401,8 @@ def handle(conn):
                     parser = query.get("parser", ["email"])[0]
                     key, fail = query.get("key", [None])[0], int(query.get("fail", ["0"])[0])
                     if key and next_attempt("/multipart-echo/" + key) <= fail:
-                        respond(conn, "503 Service Unavailable", b"try again", "text/plain")
+                        refusal = {"401": "401 Unauthorized"}.get(query.get("status", [""])[0], "503 Service Unavailable")
+                        respond(conn, refusal, b"try again", "text/plain")
                         continue
                     answer = json.dumps(multipart_echo(headers, body, parser)).encode()
                     respond(conn, "200 OK", answer, "application/json")
