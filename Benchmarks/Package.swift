@@ -37,6 +37,14 @@ let package = Package(
             name: "urlsession-bench-client",
             dependencies: ["BenchSupport"]
         ),
+        // The cache-tests.fyi suite's view of AF's HTTP cache (scripts/cache-tests.sh).
+        .executableTarget(
+            name: "cache-tests-proxy",
+            dependencies: [.product(name: "AFCore", package: "AF"), .product(name: "AFCache", package: "AF"),
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio")],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .target(name: "SkeletonShim", dependencies: ["CurlSystem"]),
         .executableTarget(
             name: "skeleton-bench",
