@@ -19,7 +19,8 @@ for line in open(sys.argv[1], encoding="utf-8"):
         continue
     # The name column is cut short: take the name from the reference, without DocC's
     # disambiguating suffix.
-    name = fields[7].rsplit("/", 1)[-1].split("-", 1)[0] if "(" in fields[7].rsplit("/", 1)[-1] else fields[7].rsplit("/", 1)[-1]
+    last = fields[7].rsplit("/", 1)[-1]
+    name = last.split("-", 1)[0] if "(" in last else last
     if name in INHERITED:
         continue
     missing.append(f"{fields[1]}: {fields[7]}")

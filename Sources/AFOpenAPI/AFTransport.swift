@@ -64,14 +64,14 @@ public struct AFTransport: ClientTransport {
         }
         guard let head else {
             // The request ended without a response: its completion says why.
-            throw await ResponseBodySequence(events: events, request: exchange).failure()
+            throw await ResponseBodySequence(events: events).failure()
         }
         let response = HTTPResponse(head)
         guard Self.hasBody(response, method: request.method) else {
             exchange.cancel()
             return (response, nil)
         }
-        let body = HTTPBody(ResponseBodySequence(events: events, request: exchange),
+        let body = HTTPBody(ResponseBodySequence(events: events),
                             length: Self.bodyLength(of: head), iterationBehavior: .single)
         return (response, body)
     }

@@ -9,7 +9,6 @@ struct ResponseBodySequence: AsyncSequence, Sendable {
     typealias Element = HTTPBody.ByteChunk
 
     let events: DataStreamTask.Stream<Data, Never>
-    let request: DataStreamRequest
 
     func makeAsyncIterator() -> Iterator {
         Iterator(events: events.makeAsyncIterator())

@@ -65,8 +65,8 @@ final class ProxyHandler: ChannelInboundHandler, @unchecked Sendable {
         let loop = context.eventLoop
         let bound = NIOLoopBound(context, eventLoop: loop)
         let keepAlive = head.isKeepAlive
-        session.request(request).responseData(queue: .global(), emptyResponseCodes: Set(100...599),
-                                              emptyRequestMethods: Set(AFCore.HTTPMethod.allKnown)) { response in
+        // Unserialized: any status, any body (empty ones too) is relayed as it came.
+        session.request(request).response(queue: .global()) { response in
             if ProcessInfo.processInfo.environment["CACHE_TESTS_PROXY_LOG"] != nil {
                 let fetch = response.metrics?.transactionMetrics.map { "\($0.resourceFetchType)" }.joined(separator: ",") ?? "-"
                 FileHandle.standardError.write(Data("\(head.method) \(head.uri) \(fetch) \(response.error.map { "\($0)" } ?? "")\n".utf8))
@@ -94,10 +94,6 @@ final class ProxyHandler: ChannelInboundHandler, @unchecked Sendable {
             }
         }
     }
-}
-
-extension AFCore.HTTPMethod {
-    static let allKnown: [AFCore.HTTPMethod] = [.get, .head, .post, .put, .delete, .options, .patch, .trace, .connect]
 }
 
 let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)

@@ -89,8 +89,12 @@ extension SessionTask: TransferDelegate {
                 error = failure.afError ?? failure.urlError(failingURL: url)
             }
         }
-        // A streamed body the transfer could not keep whole (too large) is not stored.
-        if bodyStream != nil, !outcome.streamCopyIsWhole { mutableState.withLock { $0.cacheMayStore = false } }
+        // A streamed body the transfer did not keep whole (too large, or no HTTP cache to copy it
+        // for) is not offered to the configuration's cache. Without a cache there is nothing to
+        // decide (and no lock to take on the stream path).
+        if bodyStream != nil, configuration.responseCache != nil, !outcome.streamCopyIsWhole {
+            mutableState.withLock { $0.cacheMayStore = false }
+        }
         finish(request: request, response: response, data: outcome.body, error: error)
     }
 
