@@ -1,7 +1,7 @@
 import Foundation
 
 /// Counts a content-coded body's decoded bytes against its `DecompressionLimit` as curl decodes
-/// it; the bytes received come from curl, which counts them before decoding. Under the engine's lock.
+/// it; the bytes received come from curl, which counts them before decoding. Engine thread.
 struct DecompressionMeter {
     let limit: DecompressionLimit
     private(set) var decoded: Int64 = 0

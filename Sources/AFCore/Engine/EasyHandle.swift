@@ -1,7 +1,7 @@
 import CCurl
 import CCurlShim
 
-/// A curl easy handle with its error buffer; used only under the engine's lock.
+/// A curl easy handle with its error buffer; used only on the engine thread.
 ///
 /// Between two plain transfers with the same standing options the handle is not cleared: the
 /// next transfer sets only what is its own (URL when it differs, header lines when they differ,

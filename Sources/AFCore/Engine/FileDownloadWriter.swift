@@ -13,7 +13,7 @@ struct DownloadTarget: Sendable, Equatable {
 /// Writes a response body to a file as it arrives, so memory does not grow with the body.
 /// Bytes are gathered into page-aligned writes of `bufferSize`: curl hands over at most 16 KiB
 /// at a time, at offsets shifted by the response head, and the kernel zeroes and re-touches a
-/// partly written page on every unaligned write. Engine thread only (the engine drives downloads there).
+/// partly written page on every unaligned write. Engine thread only.
 final class FileDownloadWriter {
     /// Bytes gathered before a write: twice curl's pieces. Not larger: how fast the kernel copies
     /// a write into the page cache depends on its size, and not steadily. On this project's

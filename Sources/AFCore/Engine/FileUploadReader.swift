@@ -16,7 +16,7 @@ package protocol UploadBodyReader: AnyObject {
 }
 
 /// Reads an upload's file as curl sends it, through curl's buffer: memory does not grow with
-/// the file. Under the engine's lock.
+/// the file. Engine thread only.
 final class FileUploadReader: UploadBodyReader {
     private let descriptor: Int32
     /// The file's size when it was opened.

@@ -3,7 +3,7 @@ import Foundation
 
 /// An idle timeout curl cannot keep by itself: one that is not a whole number of seconds. curl's
 /// low-speed check counts whole seconds (0.5 s ran for 1.5 s), so the transfer notes when bytes
-/// last moved and the engine ends it once nothing moved for `limit`. Under the engine's lock.
+/// last moved and the engine ends it once nothing moved for `limit`. Engine thread only.
 struct IdleWatch {
     /// Nanoseconds without activity after which the transfer times out.
     let limit: UInt64

@@ -3,8 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Receives a task's events: those marked "engine thread" as they happen, on the thread driving
-/// curl (they must return fast), the others on the queue the task was given.
+/// Receives a task's events: those marked "engine thread" as they happen (they must return
+/// fast), the others on the queue the task was given.
 protocol SessionTaskDelegate: AnyObject, Sendable {
     /// Whether heads and body chunks should be reported as they arrive; asked per exchange.
     var observesTransferEvents: Bool { get }

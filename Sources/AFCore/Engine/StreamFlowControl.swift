@@ -23,12 +23,12 @@ final class StreamFlowControl: Sendable {
         state.withLock { $0.wake = wake }
     }
 
-    /// Called (under the engine's lock) each time the transfer pauses itself; for tests and benchmarks.
+    /// Called (engine thread) each time the transfer pauses itself; for tests and benchmarks.
     func onPause(_ observer: @escaping @Sendable () -> Void) {
         state.withLock { $0.onPause = observer }
     }
 
-    /// Under the engine's lock: whether a chunk of `count` bytes may be delivered now. When not, the
+    /// Engine thread: whether a chunk of `count` bytes may be delivered now. When not, the
     /// caller pauses the transfer.
     func admit(_ count: Int) -> Bool {
         let (admitted, observer) = state.withLock { state -> (Bool, (@Sendable () -> Void)?) in

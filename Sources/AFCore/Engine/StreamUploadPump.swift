@@ -37,7 +37,7 @@ final class StreamUploadPump: @unchecked Sendable {
     /// What curl's read callback gets.
     enum Take { case bytes(Int), pause, end, failure(any Error) }
 
-    /// Copies up to `count` buffered bytes into `buffer` (under the engine's lock).
+    /// Copies up to `count` buffered bytes into `buffer` (engine thread).
     func take(into buffer: UnsafeMutableRawPointer, count: Int) -> Take {
         let result = state.withLock { state -> Take in
             if state.buffered > 0 {

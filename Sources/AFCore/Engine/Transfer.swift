@@ -5,9 +5,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Receives what a transfer produced. Called on the thread driving curl, under the engine's lock:
-/// implementations hop to their own queue before doing real work, and never call the engine back
-/// synchronously expecting it done (a command from there is queued for later).
+/// Receives what a transfer produced. Called on the engine thread: implementations hop to their
+/// own queue before doing real work, so the engine thread stays free for curl.
 protocol TransferDelegate: AnyObject, Sendable {
     /// A final (non-1xx) head arrived; only for transfers that report events.
     func transferDidReceiveHead(_ transfer: Transfer, head: ResponseHead)
@@ -31,7 +30,7 @@ struct TransferOutcome: @unchecked Sendable {
     var streamCopyIsWhole = false
 }
 
-/// One HTTP exchange on the engine. Its mutable state is guarded by the engine's lock.
+/// One HTTP exchange on the engine. Its mutable state belongs to the engine thread.
 final class Transfer: @unchecked Sendable {
     /// Largest buffer reserved up front from a Content-Length, so a lying header cannot make us
     /// allocate gigabytes before any byte arrives.
@@ -51,7 +50,7 @@ final class Transfer: @unchecked Sendable {
         case finished
     }
 
-    // State under the engine's lock.
+    // Engine-thread state.
     var phase = Phase.waiting(paused: false)
     private var handle: EasyHandle?
     private var parser = ResponseHeadParser()
@@ -187,7 +186,7 @@ final class Transfer: @unchecked Sendable {
         }
     }
 
-    /// Under the engine's lock, during the handshake: whether the evaluator accepts `trust`.
+    /// Engine thread, during the handshake: whether the evaluator accepts `trust`.
     fileprivate func evaluateTrust(_ trust: ServerTrust) -> Bool {
         guard case let .evaluate(evaluator, host) = spec.trust else { return true }
         do {
@@ -279,7 +278,7 @@ final class Transfer: @unchecked Sendable {
         }
     }
 
-    // MARK: Callbacks (under the engine's lock)
+    // MARK: Callbacks (engine thread)
 
     fileprivate func receiveHeaderLine(_ line: UnsafeBufferPointer<UInt8>) {
         idleWatch?.noteActivity()
@@ -408,7 +407,7 @@ final class Transfer: @unchecked Sendable {
         return false
     }
 
-    /// Builds the outcome from the finished handle; called once, under the engine's lock.
+    /// Builds the outcome from the finished handle; called once, on the engine thread.
     func makeOutcome(result: CURLcode, cancelled: Bool) -> TransferOutcome {
         var timings = CurlTimings()
         var failure: CurlFailure?

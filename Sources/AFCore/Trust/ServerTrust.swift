@@ -30,7 +30,7 @@ public struct ServerTrust: Sendable {
 }
 
 /// Thrown by an evaluator that cannot decide before fetching something (a CRL, an OCSP answer),
-/// which it must not do on the thread driving curl. The connection is closed before any request byte
+/// which it must not do on the engine thread. The connection is closed before any request byte
 /// is sent, `fetch` runs on a background queue, and the exchange starts once more on a new
 /// connection, where the evaluator decides with what it fetched. Thrown again there, it fails the
 /// request with `AFError.serverTrustEvaluationFailed(reason: .customEvaluationFailed)`.
@@ -45,8 +45,7 @@ public struct ServerTrustEvaluationPending: Error, Sendable {
 }
 
 /// Decides whether a server is trusted; throwing rejects the connection before any request
-/// byte is sent. Runs during the handshake on the thread driving the Session's curl handles (the
-/// engine's, or the one that started the request): it must not block (throw
+/// byte is sent. Runs on the engine thread during the handshake: it must not block (throw
 /// `ServerTrustEvaluationPending` to fetch something first).
 public protocol ServerTrustEvaluating: Sendable {
     /// Throws (preferably `AFError.serverTrustEvaluationFailed`) when `trust` is not acceptable.

@@ -8,7 +8,6 @@
 #include "CCurlShimTrust.h"
 #include "CCurlShimRevocation.h"
 #include "CCurlShimDeflate.h"
-#include "CCurlShimPoller.h"
 
 #pragma clang assume_nonnull begin
 
