@@ -9,7 +9,7 @@ import Testing
 
 /// A cache hit never reaches the engine: to `rootQueue`, where the cache is read and the
 /// response serialized, then to the handler's queue or the awaiting task. Storing a response
-/// adds no trip to the network path's four.
+/// adds no trip to the network path's three (a callback's, when nothing else runs).
 @Suite(.timeLimit(.minutes(1))) struct CacheHandOffTests {
     @Test func aStoredResponseCostsNoTripAndAHitTwo() async throws {
         let scratch = SQLiteURLCacheTests.Scratch()
@@ -39,7 +39,7 @@ import Testing
         }
 
         let stored = await trips(callback: true)
-        #expect(stored.0 == 4 && stored.1 == .networkLoad)
+        #expect(stored.0 == 3 && stored.1 == .networkLoad)
         let hit = await trips(callback: true)
         #expect(hit.0 == 2 && hit.1 == .localCache)
         let awaitedHit = await trips(callback: false)

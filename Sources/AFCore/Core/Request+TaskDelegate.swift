@@ -10,6 +10,13 @@ extension Request: SessionTaskDelegate {
         session?.eventMonitor.observesTransferEvents ?? false
     }
 
+    /// Not when a task awaits the response: resumed there, it would queue the next request's
+    /// setup on rootQueue while the engine thread still holds it, and a rootQueue worker would
+    /// have to be woken for it; the worker that completes the request takes it in passing.
+    var completesOnEngineWhenIdle: Bool {
+        !mutableState.withLock { $0.awaitedByTask }
+    }
+
     func task(_ task: SessionTask, didReceiveResponse response: HTTPURLResponse) {
         didReceiveResponseHead(response, task: task)
         decide(on: response, task: task)

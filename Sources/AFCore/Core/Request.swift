@@ -29,6 +29,8 @@ public class Request: @unchecked Sendable {
         var isRegistered = false
         /// A response handler was added before registration: resume then, if automatic.
         var resumesOnRegistration = false
+        /// A handler resumes an awaiting task (the async forms): see `completesOnEngineWhenIdle`.
+        var awaitedByTask = false
         var hasFinished = false
         var requests: [URLRequest] = []
         var tasks: [SessionTask] = []

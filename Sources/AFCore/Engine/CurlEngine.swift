@@ -143,7 +143,8 @@ final class CurlEngine: @unchecked Sendable {
             case .running:
                 finish(transfer, result: CURLE_ABORTED_BY_CALLBACK, cancelled: true)
             case .waiting:
-                transfer.delegate.transferDidComplete(transfer, outcome: transfer.makeOutcome(result: CURLE_OK, cancelled: true))
+                transfer.delegate.transferDidComplete(transfer, outcome: transfer.makeOutcome(result: CURLE_OK, cancelled: true),
+                                                      engineIsIdle: false)
             case .finished:
                 break
             }
@@ -200,7 +201,8 @@ final class CurlEngine: @unchecked Sendable {
         transfer.phase = .finished
         transfer.delegate.transferDidComplete(
             transfer, outcome: TransferOutcome(head: nil, body: Data(), failure: failure,
-                                               wasCancelled: false, timings: CurlTimings()))
+                                               wasCancelled: false, timings: CurlTimings()),
+            engineIsIdle: false)
     }
 
     private func collectFinishedTransfers() {
@@ -210,11 +212,14 @@ final class CurlEngine: @unchecked Sendable {
             var result = CURLE_OK
             guard afc_multi_message_done(message, &easy, &result) != 0, let easy,
                   let transfer = running[easy] else { continue }
-            finish(transfer, result: result, cancelled: false)
+            // The last transfer running, with no command waiting: nothing needs the engine
+            // thread while it runs the completion (a new command waits that long).
+            let idle = running.count == 1 && remaining == 0 && commands.withLock { $0.pending.isEmpty }
+            finish(transfer, result: result, cancelled: false, engineIsIdle: idle)
         }
     }
 
-    private func finish(_ transfer: Transfer, result: CURLcode, cancelled: Bool) {
+    private func finish(_ transfer: Transfer, result: CURLcode, cancelled: Bool, engineIsIdle: Bool = false) {
         guard case let .running(handle) = transfer.phase else { return }
         curl_multi_remove_handle(multi, handle.raw)
         running[handle.raw] = nil
@@ -222,7 +227,7 @@ final class CurlEngine: @unchecked Sendable {
         let outcome = transfer.makeOutcome(result: result, cancelled: cancelled)
         handle.recycle()
         if pool.count < Self.maximumPooledHandles { pool.append(handle) }
-        transfer.delegate.transferDidComplete(transfer, outcome: outcome)
+        transfer.delegate.transferDidComplete(transfer, outcome: outcome, engineIsIdle: engineIsIdle)
     }
 
     private func tearDown() {

@@ -20,8 +20,14 @@ extension SessionTask: TransferDelegate {
         delegate?.task(self, didUpdate: progress)
     }
 
-    func transferDidComplete(_ transfer: Transfer, outcome: TransferOutcome) {
-        queue.async(recording: handOffs) { self.complete(transfer, outcome: outcome) }
+    func transferDidComplete(_ transfer: Transfer, outcome: TransferOutcome, engineIsIdle: Bool) {
+        // An idle engine runs the completion itself, inside the task's queue (sequential use:
+        // one thread fewer to wake per request); under load the engine must stay free for curl.
+        if engineIsIdle, delegate?.completesOnEngineWhenIdle == true {
+            queue.sync { complete(transfer, outcome: outcome) }
+        } else {
+            queue.async(recording: handOffs) { self.complete(transfer, outcome: outcome) }
+        }
     }
 
     private func complete(_ transfer: Transfer, outcome: TransferOutcome) {

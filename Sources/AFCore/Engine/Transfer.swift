@@ -14,7 +14,10 @@ protocol TransferDelegate: AnyObject, Sendable {
     func transferDidReceive(_ transfer: Transfer, data: Data)
     /// Bytes sent or received changed; only for transfers that report progress.
     func transferDidProgress(_ transfer: Transfer, progress: TransferProgress)
-    func transferDidComplete(_ transfer: Transfer, outcome: TransferOutcome)
+    /// The transfer ended. `engineIsIdle`: no other transfer runs and no command waits, so the
+    /// delegate may do its work on the engine thread (inside its own queue) instead of waking
+    /// another thread for it.
+    func transferDidComplete(_ transfer: Transfer, outcome: TransferOutcome, engineIsIdle: Bool)
 }
 
 /// How one exchange ended.
