@@ -212,9 +212,10 @@ final class CurlEngine: @unchecked Sendable {
             var result = CURLE_OK
             guard afc_multi_message_done(message, &easy, &result) != 0, let easy,
                   let transfer = running[easy] else { continue }
-            // The last transfer running, with no command waiting: nothing needs the engine
-            // thread while it runs the completion (a new command waits that long).
-            let idle = running.count == 1 && remaining == 0 && commands.withLock { $0.pending.isEmpty }
+            // The only transfer running (so no other message waits either), with no command
+            // waiting: nothing needs the engine thread while it runs the completion (a new
+            // command waits that long).
+            let idle = running.count == 1 && commands.withLock { $0.pending.isEmpty }
             finish(transfer, result: result, cancelled: false, engineIsIdle: idle)
         }
     }
