@@ -45,8 +45,9 @@ public class DataRequest: Request, @unchecked Sendable {
     @discardableResult
     func validateReceived(_ validation: @escaping ReceivedValidation) -> Self {
         let validator: @Sendable () -> Void = { [unowned self] in
-            guard error == nil, let received = receivedResponse else { return }
-            let request = request, data = data
+            let (request, response, failed) = mutableState.withLock { ($0.requests.last, $0.response, $0.error != nil) }
+            guard !failed, let received = response else { return }
+            let data = data
             let result = validation(request, received, data)
             if case let .failure(failure) = result {
                 error = failure.asAFError(or: .responseValidationFailed(reason: .customValidationFailed(error: failure)))

@@ -11,24 +11,37 @@ import Glibc
 /// The lock is a pthread mutex rather than `Synchronization.Mutex`: the thread sanitizer
 /// intercepts pthread locking, so races it reports are real ones.
 package final class Protected<Value: ~Copyable>: @unchecked Sendable {
+    // The mutex and the value share one allocation. The value is reached through a pointer, so
+    // an access costs no dynamic exclusivity check: the lock already makes accesses exclusive.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var stored: Value
+    private let stored: UnsafeMutablePointer<Value>
 
     package init(_ value: consuming sending Value) {
-        stored = value
-        mutex = .allocate(capacity: 1)
+        let raw = UnsafeMutableRawPointer.allocate(
+            byteCount: Self.valueOffset + MemoryLayout<Value>.size,
+            alignment: max(MemoryLayout<pthread_mutex_t>.alignment, MemoryLayout<Value>.alignment))
+        mutex = raw.bindMemory(to: pthread_mutex_t.self, capacity: 1)
+        stored = (raw + Self.valueOffset).bindMemory(to: Value.self, capacity: 1)
+        stored.initialize(to: value)
         pthread_mutex_init(mutex, nil)
     }
 
     deinit {
         pthread_mutex_destroy(mutex)
-        mutex.deallocate()
+        stored.deinitialize(count: 1)
+        UnsafeMutableRawPointer(mutex).deallocate()
+    }
+
+    /// Where the value starts: after the mutex, aligned for the value.
+    private static var valueOffset: Int {
+        let alignment = MemoryLayout<Value>.alignment
+        return (MemoryLayout<pthread_mutex_t>.stride + alignment - 1) / alignment * alignment
     }
 
     package func withLock<Result: ~Copyable, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&stored)
+        return try body(&stored.pointee)
     }
 }
 

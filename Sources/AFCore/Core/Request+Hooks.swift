@@ -71,6 +71,7 @@ extension Request {
     @discardableResult
     public func eventMonitor(_ monitor: any EventMonitor) -> Self {
         mutableState.withLock { $0.eventMonitors.append(monitor) }
+        ownMonitorsAdded.store(true, ordering: .releasing)
         return self
     }
 }

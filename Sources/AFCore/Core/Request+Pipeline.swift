@@ -9,8 +9,18 @@ extension Request {
     var session: Session? { delegate as? Session }
 
     /// Sends `event` to the session's monitors and to this request's own. `notifying`: the
-    /// notification `AlamofireNotifications` posts for the event.
+    /// notification `AlamofireNotifications` posts for the event. Inlined, and checking first
+    /// whether any monitor gets the event, so that an event nobody observes makes no closure.
+    @inline(__always)
     func emit(notifying name: Notification.Name? = nil, _ event: @escaping @Sendable (any EventMonitor) -> Void) {
+        if sessionIsObserved || ownMonitorsAdded.load(ordering: .acquiring) {
+            send(notifying: name, event)
+        } else if let name, sessionNotifies {
+            sessionMonitors?.postNotification(name, of: self)
+        }
+    }
+
+    private func send(notifying name: Notification.Name?, _ event: @escaping @Sendable (any EventMonitor) -> Void) {
         if let composite = sessionMonitors {
             if let name { composite.performNotifiedEvent(name, of: self, event) } else { composite.performEvent(event) }
         } else if let eventMonitor {
@@ -24,8 +34,14 @@ extension Request {
     /// Sends an engine event about `task` to the session's monitors (request monitors get
     /// request events only). The `URLSession` and the `URLSessionTask` are made only if a
     /// monitor is there to get them.
+    @inline(__always)
     func emitSessionEvent(_ task: SessionTask,
                           _ event: @escaping @Sendable (any EventMonitor, URLSession, URLSessionTask) -> Void) {
+        if sessionIsObserved { sendSessionEvent(task, event) }
+    }
+
+    private func sendSessionEvent(_ task: SessionTask,
+                                  _ event: @escaping @Sendable (any EventMonitor, URLSession, URLSessionTask) -> Void) {
         guard let session else { return }
         session.eventMonitor.performEvent { monitor in
             event(monitor, session.session, self.urlSessionTask(for: task))

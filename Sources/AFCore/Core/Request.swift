@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -72,6 +73,12 @@ public class Request: @unchecked Sendable {
 
     /// `eventMonitor` when it is the session's composite (the usual case), cast once.
     let sessionMonitors: CompositeEventMonitor?
+    /// Whether a monitor of the session gets events (beyond the notification posters).
+    let sessionIsObserved: Bool
+    /// Whether the session posts request events as notifications.
+    let sessionNotifies: Bool
+    /// Whether `eventMonitor(_:)` added a monitor of this request's own.
+    let ownMonitorsAdded = Atomic<Bool>(false)
 
     /// Bytes of the request body sent, of those expected (0 when unknown).
     public var uploadProgress: Progress { progress(\.uploadProgress) }
@@ -98,6 +105,8 @@ public class Request: @unchecked Sendable {
         self.id = id
         self.eventMonitor = eventMonitor
         sessionMonitors = eventMonitor as? CompositeEventMonitor
+        sessionIsObserved = sessionMonitors?.hasObservers ?? (eventMonitor != nil)
+        sessionNotifies = sessionMonitors?.hasNotifiers ?? false
         self.interceptor = interceptor
         self.underlyingQueue = underlyingQueue
         self.serializationQueue = serializationQueue

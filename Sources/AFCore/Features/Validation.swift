@@ -19,6 +19,14 @@ enum ValidationRules {
         return accept.split(separator: ",", omittingEmptySubsequences: false).map { String($0.trimmingASCIISpaces()) }
     }
 
+    /// Content-type validation against the request's `Accept` field; without one (or with an
+    /// empty body) it passes without reading the response's type.
+    static func validate(acceptFieldOf request: URLRequest?, responseContentType: @autoclosure () -> String?,
+                         isEmpty: Bool) -> Request.ValidationResult {
+        guard !isEmpty, request?.value(forHTTPHeaderField: "Accept") != nil else { return .success(()) }
+        return validate(contentType: acceptableContentTypes(for: request), responseContentType: responseContentType(), isEmpty: isEmpty)
+    }
+
     static func validate(contentType acceptable: [String], response: HTTPURLResponse, isEmpty: Bool) -> Request.ValidationResult {
         validate(contentType: acceptable, responseContentType: response.value(forHTTPHeaderField: "Content-Type"), isEmpty: isEmpty)
     }
@@ -107,9 +115,11 @@ extension DataRequest {
     /// Status `200..<300` and a `Content-Type` matching the request's `Accept` header.
     @discardableResult
     public func validate() -> Self {
-        let contentTypes: @Sendable () -> [String] = { [unowned self] in
-            ValidationRules.acceptableContentTypes(for: request)
+        // The same two validations as `validate(statusCode:)` and `validate(contentType:)`, the
+        // accepted types read from the request the validation is given.
+        validate(statusCode: ValidationRules.acceptableStatusCodes).validateReceived { request, response, data in
+            ValidationRules.validate(acceptFieldOf: request, responseContentType: response.value(for: "Content-Type"),
+                                     isEmpty: data?.isEmpty ?? true)
         }
-        return validate(statusCode: ValidationRules.acceptableStatusCodes).validate(contentType: contentTypes())
     }
 }

@@ -25,6 +25,11 @@ public final class CompositeEventMonitor: EventMonitor {
         notifiers = self.monitors.compactMap { $0 as? AlamofireNotifications }
     }
 
+    /// Whether any monitor gets events other than notifications.
+    var hasObservers: Bool { !observers.isEmpty }
+    /// Whether request events are also posted as notifications.
+    var hasNotifiers: Bool { !notifiers.isEmpty }
+
     /// Whether any monitor may want the `didReceive response` and `didReceive data` events,
     /// which cost a response and a copy per chunk on the engine thread.
     var observesTransferEvents: Bool {
@@ -52,6 +57,11 @@ public final class CompositeEventMonitor: EventMonitor {
     func performNotifiedEvent(_ name: Notification.Name, of request: Request,
                               _ event: @escaping @Sendable (any EventMonitor) -> Void) {
         performEvent(event)
+        postNotification(name, of: request)
+    }
+
+    /// Queues `name` about `request` for the notification posters (see `performNotifiedEvent`).
+    func postNotification(_ name: Notification.Name, of request: Request) {
         guard !notifiers.isEmpty else { return }
         let wasEmpty = pendingNotifications.withLock { pending in
             defer { pending.append((name, request)) }
