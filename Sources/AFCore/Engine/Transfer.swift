@@ -53,56 +53,91 @@ final class Transfer: @unchecked Sendable {
         case finished
     }
 
-    // Engine-thread state.
-    var phase = Phase.waiting(paused: false)
-    private var handle: EasyHandle?
-    private var parser = ResponseHeadParser()
-    private var body = Data()
-    private var uploadReader: (any UploadBodyReader)?
-    private var uploadPump: StreamUploadPump?
-    private var downloadWriter: FileDownloadWriter?
+    /// The engine-thread state, behind a pointer: the accessors below reach it without the
+    /// dynamic exclusivity check a stored property of a class costs on every access (the
+    /// header callback alone made 17 a response). Only the engine thread touches it.
+    private struct EngineState {
+        var phase = Phase.waiting(paused: false)
+        var handle: EasyHandle?
+        var parser = ResponseHeadParser()
+        var body = Data()
+        var uploadReader: (any UploadBodyReader)?
+        var uploadPump: StreamUploadPump?
+        var downloadWriter: FileDownloadWriter?
+        var bodyGoesToFile = false
+        var bodyIsStreamed = false
+        var streamCopyKept = true
+        var heldByGate = false
+        var resumedAt: Int64 = 0
+        var rangeRejected = false
+        var isSuspended = false
+        var idleWatch: IdleWatch?
+        var lastProgress = TransferProgress()
+        var setupFailure: CurlFailure?
+        var uploadError: URLError?
+        var uploadAFError: AFError?
+        var decompression: DecompressionMeter?
+        var decompressionError: URLError?
+        var trustError: AFError?
+        var trustPending: ServerTrustEvaluationPending?
+    }
+    private let state = UnsafeMutablePointer<EngineState>.allocate(capacity: 1)
+
+    var phase: Phase { get { state.pointee.phase } _modify { yield &state.pointee.phase } }
+    private var handle: EasyHandle? { get { state.pointee.handle } _modify { yield &state.pointee.handle } }
+    private var parser: ResponseHeadParser { get { state.pointee.parser } _modify { yield &state.pointee.parser } }
+    private var body: Data { get { state.pointee.body } _modify { yield &state.pointee.body } }
+    private var uploadReader: (any UploadBodyReader)? { get { state.pointee.uploadReader } _modify { yield &state.pointee.uploadReader } }
+    private var uploadPump: StreamUploadPump? { get { state.pointee.uploadPump } _modify { yield &state.pointee.uploadPump } }
+    private var downloadWriter: FileDownloadWriter? { get { state.pointee.downloadWriter } _modify { yield &state.pointee.downloadWriter } }
     /// Whether the current response body goes to `downloadWriter` (else to memory).
-    private var bodyGoesToFile = false
+    private var bodyGoesToFile: Bool { get { state.pointee.bodyGoesToFile } _modify { yield &state.pointee.bodyGoesToFile } }
     /// Whether the current response body is handed over in chunks (a final response of a
     /// transfer with `spec.bodyStream`; never a redirect's body).
-    private var bodyIsStreamed = false
+    private var bodyIsStreamed: Bool { get { state.pointee.bodyIsStreamed } _modify { yield &state.pointee.bodyIsStreamed } }
     /// Whether `body` still holds every streamed byte (for the cache; see `spec.streamCopyLimit`).
-    private var streamCopyKept = true
+    private var streamCopyKept: Bool { get { state.pointee.streamCopyKept } _modify { yield &state.pointee.streamCopyKept } }
     /// Whether the current response's body waits for `spec.responseGate` (a final response only).
-    private var heldByGate = false
+    private var heldByGate: Bool { get { state.pointee.heldByGate } _modify { yield &state.pointee.heldByGate } }
     /// Bytes of the file the current response continues (a resumed download's 206), counted in progress.
-    private var resumedAt: Int64 = 0
+    private var resumedAt: Int64 { get { state.pointee.resumedAt } _modify { yield &state.pointee.resumedAt } }
     /// Set when a resumed download got another range than asked; the body is refused.
-    private var rangeRejected = false
+    private var rangeRejected: Bool { get { state.pointee.rangeRejected } _modify { yield &state.pointee.rangeRejected } }
     /// Receive buffer for bodies written to disk: fewer, larger writes (curl's default is 16 KiB).
     static let downloadBufferSize = 512 << 10
     /// Send buffer for bodies read from a file or a stream: fewer, larger reads and socket
     /// writes (curl's default is 64 KiB).
     static let uploadBufferSize = 512 << 10
     /// Whether the task paused the transfer (so a stream's new data must not resume it).
-    var isSuspended = false
+    var isSuspended: Bool { get { state.pointee.isSuspended } _modify { yield &state.pointee.isSuspended } }
     /// Set when the idle timeout has a fraction of a second, which the engine keeps itself.
-    var idleWatch: IdleWatch?
-    private var lastProgress = TransferProgress()
+    var idleWatch: IdleWatch? { get { state.pointee.idleWatch } _modify { yield &state.pointee.idleWatch } }
+    private var lastProgress: TransferProgress { get { state.pointee.lastProgress } _modify { yield &state.pointee.lastProgress } }
     /// Set when the transfer could not be set up (its upload file cannot be read).
-    private(set) var setupFailure: CurlFailure?
+    private(set) var setupFailure: CurlFailure? { get { state.pointee.setupFailure } _modify { yield &state.pointee.setupFailure } }
     /// Set when reading the upload body failed mid-transfer; reported instead of curl's abort.
-    private var uploadError: URLError?
+    private var uploadError: URLError? { get { state.pointee.uploadError } _modify { yield &state.pointee.uploadError } }
     /// Why a segmented body could not be read (a form's file gone or changed).
-    private var uploadAFError: AFError?
+    private var uploadAFError: AFError? { get { state.pointee.uploadAFError } _modify { yield &state.pointee.uploadAFError } }
     /// Set for a content-coded body under a decompression limit; `decompressionError` once it refused.
-    private var decompression: DecompressionMeter?
-    private var decompressionError: URLError?
+    private var decompression: DecompressionMeter? { get { state.pointee.decompression } _modify { yield &state.pointee.decompression } }
+    private var decompressionError: URLError? { get { state.pointee.decompressionError } _modify { yield &state.pointee.decompressionError } }
     /// Set when the trust evaluator rejected the server; reported instead of curl's TLS error.
-    private var trustError: AFError?
-    private var trustPending: ServerTrustEvaluationPending?
+    private var trustError: AFError? { get { state.pointee.trustError } _modify { yield &state.pointee.trustError } }
+    private var trustPending: ServerTrustEvaluationPending? { get { state.pointee.trustPending } _modify { yield &state.pointee.trustPending } }
 
     init(spec: TransferSpec, delegate: any TransferDelegate, reportsEvents: Bool = false, reportsProgress: Bool = false) {
         self.spec = spec
         self.delegate = delegate
         self.reportsEvents = reportsEvents
         self.reportsProgress = reportsProgress
+        state.initialize(to: EngineState())
         idleWatch = IdleWatch(idleTimeout: spec.idleTimeout)
+    }
+
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     /// Applies the spec to `handle`; false when the transfer cannot start (see `setupFailure`).
