@@ -155,11 +155,13 @@ import Testing
     }
 
     @Test func aRetryDelayDoesNotHoldTheSession() async throws {
-        // One request waits 30 s before its retry; another on the same session must finish
-        // meanwhile (the time limit fails the test if the delay blocks the root queue).
+        // One request waits 10 minutes before its retry; another on the same session must finish
+        // meanwhile (the time limit fails the test if the delay blocks the root queue). The delay
+        // is far beyond the time limit so that a slow run (the thread sanitizer's, sharing two
+        // cores with the whole suite) cannot see the retry fire before the cancel.
         let delayStarted = OneShot()
         let session = makeSession(interceptor: Retrier { request, _, _, completion in
-            completion(request.retryCount == 0 ? .retryWithDelay(30) : .doNotRetry)
+            completion(request.retryCount == 0 ? .retryWithDelay(600) : .doNotRetry)
             delayStarted.fire()
         })
         let waiting = session.request(Server.httpbin("/status/500")).validate()
