@@ -70,8 +70,10 @@ extension Request {
     /// Adds `monitor` for this request's events (engine events go to the session's monitors only).
     @discardableResult
     public func eventMonitor(_ monitor: any EventMonitor) -> Self {
-        mutableState.withLock { $0.eventMonitors.append(monitor) }
-        ownMonitorsAdded.store(true, ordering: .releasing)
+        mutableState.withLock { state in
+            state.eventMonitors.append(monitor)
+            ownMonitorsAdded.store(true, ordering: .releasing)
+        }
         return self
     }
 }

@@ -10,7 +10,8 @@ extension Request {
 
     /// Sends `event` to the session's monitors and to this request's own. `notifying`: the
     /// notification `AlamofireNotifications` posts for the event. Inlined, and checking first
-    /// whether any monitor gets the event, so that an event nobody observes makes no closure.
+    /// whether any monitor gets the event, so that in optimised builds an event nobody observes
+    /// makes no closure.
     @inline(__always)
     func emit(notifying name: Notification.Name? = nil, _ event: @escaping @Sendable (any EventMonitor) -> Void) {
         if sessionIsObserved || ownMonitorsAdded.load(ordering: .acquiring) {

@@ -180,6 +180,7 @@ final class CurlEngine: @unchecked Sendable {
             return failBeforeStart(transfer, CurlFailure(code: CURLE_OUT_OF_MEMORY, message: "curl_easy_init failed"))
         }
         guard transfer.configure(handle, engine: self) else {
+            transfer.releaseHandleAfterFailedSetup()
             handle.reset()
             pool.append(handle)
             return failBeforeStart(transfer, transfer.setupFailure)

@@ -55,7 +55,8 @@ final class Transfer: @unchecked Sendable {
 
     /// The engine-thread state, behind a pointer: the accessors below reach it without the
     /// dynamic exclusivity check a stored property of a class costs on every access (the
-    /// header callback alone made 17 a response). Only the engine thread touches it.
+    /// header callback alone made 17 a response). Made in `init`, freed in `deinit`; in between
+    /// only the engine thread touches it.
     private struct EngineState {
         var phase = Phase.waiting(paused: false)
         var handle: EasyHandle?
@@ -81,7 +82,11 @@ final class Transfer: @unchecked Sendable {
         var trustError: AFError?
         var trustPending: ServerTrustEvaluationPending?
     }
-    private let state = UnsafeMutablePointer<EngineState>.allocate(capacity: 1)
+    private let state: UnsafeMutablePointer<EngineState> = {
+        let state = UnsafeMutablePointer<EngineState>.allocate(capacity: 1)
+        state.initialize(to: EngineState())
+        return state
+    }()
 
     var phase: Phase { get { state.pointee.phase } _modify { yield &state.pointee.phase } }
     private var handle: EasyHandle? { get { state.pointee.handle } _modify { yield &state.pointee.handle } }
@@ -131,13 +136,18 @@ final class Transfer: @unchecked Sendable {
         self.delegate = delegate
         self.reportsEvents = reportsEvents
         self.reportsProgress = reportsProgress
-        state.initialize(to: EngineState())
         idleWatch = IdleWatch(idleTimeout: spec.idleTimeout)
     }
 
     deinit {
         state.deinitialize(count: 1)
         state.deallocate()
+    }
+
+    /// Lets go of the handle `configure` was given when it failed: the engine pools it again,
+    /// and only the engine thread may free it.
+    func releaseHandleAfterFailedSetup() {
+        handle = nil
     }
 
     /// Applies the spec to `handle`; false when the transfer cannot start (see `setupFailure`).

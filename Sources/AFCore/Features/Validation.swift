@@ -16,15 +16,21 @@ enum ValidationRules {
     /// Content types from the request's `Accept` header, or `*/*`.
     static func acceptableContentTypes(for request: URLRequest?) -> [String] {
         guard let accept = request?.value(forHTTPHeaderField: "Accept") else { return ["*/*"] }
-        return accept.split(separator: ",", omittingEmptySubsequences: false).map { String($0.trimmingASCIISpaces()) }
+        return acceptableContentTypes(acceptField: accept)
+    }
+
+    /// The content types an `Accept` field lists, in order (parameters kept, spaces trimmed).
+    static func acceptableContentTypes(acceptField accept: String) -> [String] {
+        accept.split(separator: ",", omittingEmptySubsequences: false).map { String($0.trimmingASCIISpaces()) }
     }
 
     /// Content-type validation against the request's `Accept` field; without one (or with an
     /// empty body) it passes without reading the response's type.
     static func validate(acceptFieldOf request: URLRequest?, responseContentType: @autoclosure () -> String?,
                          isEmpty: Bool) -> Request.ValidationResult {
-        guard !isEmpty, request?.value(forHTTPHeaderField: "Accept") != nil else { return .success(()) }
-        return validate(contentType: acceptableContentTypes(for: request), responseContentType: responseContentType(), isEmpty: isEmpty)
+        guard !isEmpty, let accept = request?.value(forHTTPHeaderField: "Accept") else { return .success(()) }
+        return validate(contentType: acceptableContentTypes(acceptField: accept), responseContentType: responseContentType(),
+                        isEmpty: isEmpty)
     }
 
     static func validate(contentType acceptable: [String], response: HTTPURLResponse, isEmpty: Bool) -> Request.ValidationResult {
