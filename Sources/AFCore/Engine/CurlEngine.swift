@@ -180,7 +180,6 @@ final class CurlEngine: @unchecked Sendable {
             return failBeforeStart(transfer, CurlFailure(code: CURLE_OUT_OF_MEMORY, message: "curl_easy_init failed"))
         }
         guard transfer.configure(handle, engine: self) else {
-            transfer.releaseHandleAfterFailedSetup()
             handle.reset()
             pool.append(handle)
             return failBeforeStart(transfer, transfer.setupFailure)
@@ -199,7 +198,7 @@ final class CurlEngine: @unchecked Sendable {
 
     /// Ends a transfer that could not be handed to curl.
     private func failBeforeStart(_ transfer: Transfer, _ failure: CurlFailure?) {
-        transfer.phase = .finished
+        transfer.endBeforeStart()
         transfer.delegate.transferDidComplete(
             transfer, outcome: TransferOutcome(head: nil, body: Data(), failure: failure,
                                                wasCancelled: false, timings: CurlTimings()),

@@ -144,9 +144,10 @@ final class Transfer: @unchecked Sendable {
         state.deallocate()
     }
 
-    /// Lets go of the handle `configure` was given when it failed: the engine pools it again,
-    /// and only the engine thread may free it.
-    func releaseHandleAfterFailedSetup() {
+    /// Ends a transfer that never reached curl, letting go of any handle `configure` was given
+    /// (the engine pools it again, and only the engine thread may free it).
+    func endBeforeStart() {
+        phase = .finished
         handle = nil
     }
 
