@@ -26,6 +26,13 @@ final class CurlEngine: @unchecked Sendable {
     }()
 
     private static let maximumPooledHandles = 64
+    /// Commands taken per pass while transfers run over HTTP/1 connections. Each request sent
+    /// there costs the pass its own write (and curl builds it byte by byte), so a burst of
+    /// starts taken whole would hold back the responses already waiting, and with them the
+    /// completions that keep `rootQueue` busy meanwhile: the engine and `rootQueue` would take
+    /// turns instead of working side by side. Over a multiplexed connection a burst's requests
+    /// go out together, and splitting it costs more than it saves (measured in Benchmarks/README).
+    private static let commandsPerPass = 8
 
     private let multi: UnsafeMutableRawPointer
     private let commands = Protected<CommandQueue>(CommandQueue())
@@ -41,6 +48,8 @@ final class CurlEngine: @unchecked Sendable {
     /// The running transfers whose idle timeout the engine keeps (see `IdleWatch`).
     private var idleWatched: [Transfer] = []
     private var pool: [EasyHandle] = []
+    /// Whether the last transfer to finish ran over HTTP/2 or later (see `commandsPerPass`).
+    private var lastFinishedWasMultiplexed = false
 
     init(limits: Limits, name: String) {
         _ = Self.globalInit
@@ -90,10 +99,14 @@ final class CurlEngine: @unchecked Sendable {
         Self.blockFileSizeSignal()
         var stillRunning: Int32 = 0
         while true {
-            let pending = commands.withLock { queue -> [Command] in
-                let taken = queue.pending
-                queue.pending.removeAll(keepingCapacity: true)
-                return taken
+            let limit = lastFinishedWasMultiplexed ? Int.max : Self.commandsPerPass
+            let (pending, more) = commands.withLock { queue -> ([Command], Bool) in
+                guard queue.pending.count > limit else {
+                    defer { queue.pending.removeAll(keepingCapacity: true) }
+                    return (queue.pending, false)
+                }
+                defer { queue.pending.removeFirst(limit) }
+                return (Array(queue.pending.prefix(limit)), true)
             }
             for command in pending where !perform(command) {
                 commands.withLock { $0.ended = true }
@@ -102,7 +115,9 @@ final class CurlEngine: @unchecked Sendable {
             }
             curl_multi_perform(multi, &stillRunning)
             collectFinishedTransfers()
-            curl_multi_poll(multi, nil, 0, expireIdleTransfers(), nil)
+            // Commands left behind were queued before any new one, which would not wake the
+            // engine: they are taken in the next pass, without waiting.
+            curl_multi_poll(multi, nil, 0, more ? 0 : expireIdleTransfers(), nil)
         }
     }
 
@@ -226,6 +241,9 @@ final class CurlEngine: @unchecked Sendable {
         running[handle.raw] = nil
         if transfer.idleWatch != nil { idleWatched.removeAll { $0 === transfer } }
         let outcome = transfer.makeOutcome(result: result, cancelled: cancelled)
+        if outcome.timings.httpVersion != 0 {
+            lastFinishedWasMultiplexed = outcome.timings.httpVersion >= Int(CURL_HTTP_VERSION_2_0)
+        }
         handle.recycle()
         if pool.count < Self.maximumPooledHandles { pool.append(handle) }
         transfer.delegate.transferDidComplete(transfer, outcome: outcome, engineIsIdle: engineIsIdle)
