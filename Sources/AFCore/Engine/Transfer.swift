@@ -40,6 +40,9 @@ final class Transfer: @unchecked Sendable {
     static let maximumReservation = 8 << 20
 
     let spec: TransferSpec
+    /// The spec's options a pooled handle may keep (worked out by the thread that made the
+    /// transfer, so the engine thread does not).
+    let standing: StandingOptions
     let delegate: any TransferDelegate
     /// Whether heads and body chunks are reported as they arrive (costs a copy per chunk).
     let reportsEvents: Bool
@@ -133,6 +136,7 @@ final class Transfer: @unchecked Sendable {
 
     init(spec: TransferSpec, delegate: any TransferDelegate, reportsEvents: Bool = false, reportsProgress: Bool = false) {
         self.spec = spec
+        standing = StandingOptions(spec: spec)
         self.delegate = delegate
         self.reportsEvents = reportsEvents
         self.reportsProgress = reportsProgress
@@ -163,7 +167,7 @@ final class Transfer: @unchecked Sendable {
             return false
         }
         let context = Unmanaged.passUnretained(self).toOpaque()
-        handle.prepare(standing: StandingOptions(spec: spec)) { handle in
+        handle.prepare(standing: standing) { handle in
             handle.set(CURLOPT_PROTOCOLS_STR, string: "http,https")
             handle.set(CURLOPT_WRITEFUNCTION, callback: transferWriteCallback)
             handle.set(CURLOPT_HEADERFUNCTION, callback: transferHeaderCallback)
