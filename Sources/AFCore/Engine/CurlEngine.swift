@@ -1,6 +1,7 @@
 import CCurl
 import CCurlShim
 import Foundation
+import Synchronization
 
 /// One curl multi handle driven by its own thread. Every curl call on easy or multi handles
 /// happens on that thread; other threads only enqueue commands and wake it.
@@ -36,6 +37,8 @@ final class CurlEngine: @unchecked Sendable {
 
     private let multi: UnsafeMutableRawPointer
     private let commands = Protected<CommandQueue>(CommandQueue())
+    /// Wake-ups counted under the commands' lock and not sent yet (see `enqueue`).
+    private let wakeUpsUnderWay = Atomic<Int>(0)
 
     /// Commands not taken yet; once the engine has ended, none is accepted (its multi handle is gone).
     private struct CommandQueue {
@@ -83,14 +86,21 @@ final class CurlEngine: @unchecked Sendable {
     func shutdown() { enqueue(.shutdown) }
 
     private func enqueue(_ command: Command) {
-        // The engine takes the whole queue at once: only the command that finds it empty needs
-        // to wake the engine; the others ride along.
-        // The wake-up is sent under the lock, so it never reaches a multi handle the engine freed.
-        commands.withLock { queue in
-            guard !queue.ended else { return }
-            if queue.pending.isEmpty { curl_multi_wakeup(multi) }
-            queue.pending.append(command)
+        // The engine takes the queue at once: only the command that finds it empty needs to
+        // wake the engine; the others ride along. The wake-up (a write to curl's socket pair)
+        // is sent after the lock is let go: sent under it, the engine woke only to wait for the
+        // lock. It is counted under the lock, and the engine frees its multi handle only once
+        // no counted wake-up is under way.
+        let wakes = commands.withLock { queue -> Bool in
+            guard !queue.ended else { return false }
+            defer { queue.pending.append(command) }
+            guard queue.pending.isEmpty else { return false }
+            wakeUpsUnderWay.add(1, ordering: .relaxed)
+            return true
         }
+        guard wakes else { return }
+        curl_multi_wakeup(multi)
+        wakeUpsUnderWay.subtract(1, ordering: .releasing)
     }
 
     // MARK: Engine thread
@@ -254,6 +264,8 @@ final class CurlEngine: @unchecked Sendable {
             finish(transfer, result: CURLE_ABORTED_BY_CALLBACK, cancelled: true)
         }
         pool.removeAll()
+        // `ended` is set: no wake-up starts any more; those counted before end in a moment.
+        while wakeUpsUnderWay.load(ordering: .acquiring) > 0 { sched_yield() }
         curl_multi_cleanup(multi)
     }
 }
