@@ -67,11 +67,15 @@ final class EasyHandle {
     /// After a transfer: clears the handle unless only standing options and a plain transfer's
     /// own were set.
     func recycle() {
+        // The transfer's parsed URL goes with it (see `ParsedURL`).
+        set(CURLOPT_CURLU, pointer: nil)
         if standing == nil { reset() }
     }
 
-    /// Sets `CURLOPT_URL` unless the handle already has this one.
-    func setURL(_ value: String) {
+    /// Sets `CURLOPT_URL` unless the handle already has this one, and `parsed` (the same URL,
+    /// parsed) as `CURLOPT_CURLU` until the transfer ends.
+    func setURL(_ value: String, parsed: ParsedURL?) {
+        set(CURLOPT_CURLU, pointer: parsed.map { UnsafeMutableRawPointer($0.raw) })
         guard value != url else { return }
         set(CURLOPT_URL, string: value)
         url = value

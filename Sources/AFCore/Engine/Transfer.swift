@@ -43,6 +43,8 @@ final class Transfer: @unchecked Sendable {
     /// The spec's options a pooled handle may keep (worked out by the thread that made the
     /// transfer, so the engine thread does not).
     let standing: StandingOptions
+    /// The spec's URL, parsed by the thread that made the transfer (see `ParsedURL`).
+    let parsedURL: ParsedURL?
     let delegate: any TransferDelegate
     /// Whether heads and body chunks are reported as they arrive (costs a copy per chunk).
     let reportsEvents: Bool
@@ -137,6 +139,7 @@ final class Transfer: @unchecked Sendable {
     init(spec: TransferSpec, delegate: any TransferDelegate, reportsEvents: Bool = false, reportsProgress: Bool = false) {
         self.spec = spec
         standing = StandingOptions(spec: spec)
+        parsedURL = ParsedURL(spec.url)
         self.delegate = delegate
         self.reportsEvents = reportsEvents
         self.reportsProgress = reportsProgress
@@ -174,7 +177,7 @@ final class Transfer: @unchecked Sendable {
             handle.set(CURLOPT_ACCEPT_ENCODING, string: "")
         }
         if !isPlain { handle.markSpecial() }
-        handle.setURL(spec.url)
+        handle.setURL(spec.url, parsed: parsedURL)
         handle.set(CURLOPT_WRITEDATA, pointer: context)
         handle.set(CURLOPT_HEADERDATA, pointer: context)
         if let uploadFile = spec.uploadFile {
