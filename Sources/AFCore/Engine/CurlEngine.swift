@@ -51,8 +51,9 @@ final class CurlEngine: @unchecked Sendable {
     /// The running transfers whose idle timeout the engine keeps (see `IdleWatch`).
     private var idleWatched: [Transfer] = []
     private var pool: [EasyHandle] = []
-    /// Whether the last transfer to finish ran over HTTP/2 or later (see `commandsPerPass`).
-    private var lastFinishedWasMultiplexed = false
+    /// Whether the last transfer to finish ran over HTTP/1 (see `commandsPerPass`); until one
+    /// finished, bursts are taken whole.
+    private var splitsBursts = false
 
     init(limits: Limits, name: String) {
         _ = Self.globalInit
@@ -109,7 +110,7 @@ final class CurlEngine: @unchecked Sendable {
         Self.blockFileSizeSignal()
         var stillRunning: Int32 = 0
         while true {
-            let limit = lastFinishedWasMultiplexed ? Int.max : Self.commandsPerPass
+            let limit = splitsBursts ? Self.commandsPerPass : Int.max
             let (pending, more) = commands.withLock { queue -> ([Command], Bool) in
                 guard queue.pending.count > limit else {
                     defer { queue.pending.removeAll(keepingCapacity: true) }
@@ -252,7 +253,7 @@ final class CurlEngine: @unchecked Sendable {
         if transfer.idleWatch != nil { idleWatched.removeAll { $0 === transfer } }
         let outcome = transfer.makeOutcome(result: result, cancelled: cancelled)
         if outcome.timings.httpVersion != 0 {
-            lastFinishedWasMultiplexed = outcome.timings.httpVersion >= Int(CURL_HTTP_VERSION_2_0)
+            splitsBursts = outcome.timings.httpVersion < Int(CURL_HTTP_VERSION_2_0)
         }
         handle.recycle()
         if pool.count < Self.maximumPooledHandles { pool.append(handle) }
