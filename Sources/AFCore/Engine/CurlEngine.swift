@@ -27,12 +27,13 @@ final class CurlEngine: @unchecked Sendable {
     }()
 
     private static let maximumPooledHandles = 64
-    /// Commands taken per pass while transfers run over HTTP/1 connections. Each request sent
-    /// there costs the pass its own write (and curl builds it byte by byte), so a burst of
-    /// starts taken whole would hold back the responses already waiting, and with them the
-    /// completions that keep `rootQueue` busy meanwhile: the engine and `rootQueue` would take
-    /// turns instead of working side by side. Over a multiplexed connection a burst's requests
-    /// go out together, and splitting it costs more than it saves (measured in Benchmarks/README).
+    /// Commands taken per pass while transfers run over cleartext HTTP/1 connections. Each
+    /// request sent there costs the pass its own write (and curl builds it byte by byte), so a
+    /// burst of starts taken whole would hold back the responses already waiting, and with them
+    /// the completions that keep `rootQueue` busy meanwhile: the engine and `rootQueue` would
+    /// take turns instead of working side by side. Over a multiplexed connection a burst's
+    /// requests go out together, and splitting it costs more than it saves; where curl may wait
+    /// to multiplex, a split burst sometimes stalled for a second (measured in Benchmarks/README).
     private static let commandsPerPass = 8
 
     private let multi: UnsafeMutableRawPointer
@@ -51,8 +52,8 @@ final class CurlEngine: @unchecked Sendable {
     /// The running transfers whose idle timeout the engine keeps (see `IdleWatch`).
     private var idleWatched: [Transfer] = []
     private var pool: [EasyHandle] = []
-    /// Whether the last transfer to finish ran over HTTP/1 (see `commandsPerPass`); until one
-    /// finished, bursts are taken whole.
+    /// Whether the last transfer to finish ran over cleartext HTTP/1 (see `commandsPerPass`);
+    /// until one finished, bursts are taken whole.
     private var splitsBursts = false
 
     init(limits: Limits, name: String) {
@@ -253,7 +254,9 @@ final class CurlEngine: @unchecked Sendable {
         if transfer.idleWatch != nil { idleWatched.removeAll { $0 === transfer } }
         let outcome = transfer.makeOutcome(result: result, cancelled: cancelled)
         if outcome.timings.httpVersion != 0 {
-            splitsBursts = outcome.timings.httpVersion < Int(CURL_HTTP_VERSION_2_0)
+            // Not where curl may wait to multiplex (TLS, cleartext HTTP/2): split, an HTTP/2
+            // burst sometimes stalled for a second (see `commandsPerPass`).
+            splitsBursts = outcome.timings.httpVersion < Int(CURL_HTTP_VERSION_2_0) && !transfer.standing.pipeWait
         }
         handle.recycle()
         if pool.count < Self.maximumPooledHandles { pool.append(handle) }
