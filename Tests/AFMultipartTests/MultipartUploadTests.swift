@@ -4,6 +4,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Synchronization
 import Testing
 
 /// What a server-side parser made of a multipart body (the fault server's /multipart-echo).
@@ -121,12 +122,6 @@ struct ParsedForm: Decodable, Sendable {
         StreamedFormTests.spillFile(of: request)
     }
 
-    /// Whether `file` (a `/proc/self/fd/N` path) is still an open spilled form: the number may be
-    /// reused by another file once closed, so the link's target is what tells.
-    private func isOpenSpill(_ file: URL) -> Bool {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: file.path))?.contains("/AF-multipart-") == true
-    }
-
     /// The private directories spilled forms are made in (one per test process).
     private func spillDirectories() throws -> [URL] {
         let temporary = FileManager.default.temporaryDirectory
@@ -135,14 +130,15 @@ struct ParsedForm: Decodable, Sendable {
     }
 
     @Test func aFormAboveTheThresholdIsSentFromATemporaryFileRemovedAfterwards() async throws {
-        let session = makeSession()
-        let request = session.upload(multipartFormData: bigForm, to: Server.faults("/multipart-echo?parser=email"),
-                                     usingThreshold: 100_000)
+        let (session, request, spilled) = uploadRecordingTheSpill(to: Server.faults("/multipart-echo?parser=email"))
         let parsed = try await request.serializingDecodable(ParsedForm.self).value
         #expect(parsed.part("big")?.size == 300_000)
         #expect(parsed.part("big")?.filename == "big.bin")
         let file = try #require(spillFile(of: request))
-        #expect(!isOpenSpill(file), "the descriptor is closed once the request ended")
+        let target = try #require(spilled.target)
+        #expect(target.contains("/AF-multipart-"))
+        #expect(Self.linkTarget(file) != target, "the descriptor is closed once the request ended")
+        withExtendedLifetime(session) {}
     }
 
     @Test func theSpillIsPrivateAndHasNoNameAnotherUserCouldSwap() async throws {
@@ -177,12 +173,46 @@ struct ParsedForm: Decodable, Sendable {
     }
 
     @Test func theTemporaryFileGoesWhenTheRequestFails() async throws {
-        let session = makeSession()
-        let request = session.upload(multipartFormData: bigForm, to: Server.faults("/garbage"), usingThreshold: 100_000)
+        let (session, request, spilled) = uploadRecordingTheSpill(to: Server.faults("/garbage"))
         let response = await request.serializingData().response
         #expect(response.error != nil)
         let file = try #require(spillFile(of: request))
-        #expect(!isOpenSpill(file), "the descriptor is closed once the request ended")
+        let target = try #require(spilled.target)
+        #expect(target.contains("/AF-multipart-"))
+        #expect(Self.linkTarget(file) != target, "the descriptor is closed once the request ended")
+        withExtendedLifetime(session) {}
+    }
+
+    /// What a spilled form's descriptor pointed at while its request was set up.
+    final class SpillRecord: Sendable {
+        private let state = Mutex<(request: UploadRequest?, target: String?)>((nil, nil))
+        var target: String? { state.withLock { $0.target } }
+        fileprivate func set(_ request: UploadRequest) { state.withLock { $0.request = request } }
+        fileprivate func record() {
+            state.withLock { $0.target = $0.request.flatMap(StreamedFormTests.spillFile(of:)).flatMap(MultipartUploadTests.linkTarget) }
+        }
+    }
+
+    /// Uploads `bigForm` above the threshold, reading what its descriptor points at while the
+    /// request is set up (an adapter runs after the form is spilled, before anything is sent).
+    /// The descriptor's number may be reused once closed, by another test's spilled form too, so
+    /// the end compares that target rather than looking for any spilled form.
+    private func uploadRecordingTheSpill(to url: String) -> (Session, UploadRequest, SpillRecord) {
+        let spilled = SpillRecord()
+        let root = DispatchQueue(label: "test.heldRoot")
+        root.suspend()
+        let session = makeSession(rootQueue: root, interceptor: Adapter { urlRequest, _, completion in
+            spilled.record()
+            completion(.success(urlRequest))
+        })
+        let request = session.upload(multipartFormData: bigForm, to: url, usingThreshold: 100_000)
+        spilled.set(request)
+        root.resume()
+        return (session, request, spilled)
+    }
+
+    private static func linkTarget(_ file: URL) -> String? {
+        try? FileManager.default.destinationOfSymbolicLink(atPath: file.path)
     }
 
     @Test func theTemporaryFileGoesWhenTheRequestIsCancelled() async throws {
@@ -191,10 +221,12 @@ struct ParsedForm: Decodable, Sendable {
         let task = request.serializingData()
         _ = await response { done in request.onURLSessionTaskCreation(on: DispatchQueue(label: "test.task")) { done($0) } }
         let file = try #require(spillFile(of: request))
-        #expect(isOpenSpill(file))
+        // Still open (the server stalls): what it points at now is this form.
+        let target = try #require(Self.linkTarget(file))
+        #expect(target.contains("/AF-multipart-"))
         request.cancel()
         #expect(await task.response.error?.isExplicitlyCancelledError == true)
-        #expect(!isOpenSpill(file), "the descriptor is closed once the request ended")
+        #expect(Self.linkTarget(file) != target, "the descriptor is closed once the request ended")
     }
 
     @Test func anEncodingErrorFailsTheRequestWithItsReason() async throws {
