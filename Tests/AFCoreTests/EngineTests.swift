@@ -28,21 +28,22 @@ import Testing
     }
 
     /// The engine takes a burst of HTTP/1 starts a few per pass (see `CurlEngine.commandsPerPass`):
-    /// the ones left behind still run, on their own connections, without another wake-up.
+    /// the ones left behind still run, on their own connections, without another wake-up. The
+    /// 40 setups are queued behind a held rootQueue, so their starts reach the engine together.
     @Test func aBurstOfHTTP1RequestsAllRunAtOnce() async throws {
         let configuration = URLSessionConfiguration.af.default
         configuration.httpMaximumConnectionsPerHost = 40
-        let session = makeSession(configuration: configuration)
+        let root = DispatchQueue(label: "test.heldRoot")
+        let session = makeSession(configuration: configuration, rootQueue: root)
         // One finished HTTP/1.1 transfer first, so the engine splits the burst.
         _ = await session.request(Server.http("/bench.json")).serializingData().response
-        let responses = await withTaskGroup(of: AFDataResponse<Data>.self) { group in
-            for _ in 0..<40 {
-                // A quarter of a second each (nginx's rate limit): all 40 overlap.
-                group.addTask { await session.request(Server.http("/slow/1mb.bin")).serializingData().response }
-            }
-            return await group.reduce(into: []) { $0.append($1) }
-        }
-        #expect(responses.allSatisfy { $0.error == nil && $0.data?.count == 1 << 20 })
+        root.suspend()
+        // A second each (nginx's rate limit): all 40 overlap.
+        let tasks = (0..<40).map { _ in session.request(Server.http("/slow/4mb.bin")).serializingData() }
+        root.resume()
+        var responses: [AFDataResponse<Data>] = []
+        for task in tasks { responses.append(await task.response) }
+        #expect(responses.allSatisfy { $0.error == nil && $0.data?.count == 4 << 20 })
         // All at once: each on a connection of its own, none waiting for another to end.
         let ports = Set(responses.compactMap { $0.metrics?.transactionMetrics.last?.localPort })
         #expect(ports.count == 40)

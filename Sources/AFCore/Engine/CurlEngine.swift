@@ -19,6 +19,11 @@ final class CurlEngine: @unchecked Sendable {
         case unpause(Transfer)
         case resumeFlow(Transfer)
         case shutdown
+
+        /// A start of a transfer for which curl may wait for a connection to multiplex on.
+        var waitsToMultiplex: Bool {
+            if case let .start(transfer) = self { transfer.standing.pipeWait } else { false }
+        }
     }
 
     private static let globalInit: Void = {
@@ -27,13 +32,14 @@ final class CurlEngine: @unchecked Sendable {
     }()
 
     private static let maximumPooledHandles = 64
-    /// Commands taken per pass while transfers run over cleartext HTTP/1 connections. Each
+    /// Commands taken per pass once the last transfer to finish ran over cleartext HTTP/1. Each
     /// request sent there costs the pass its own write (and curl builds it byte by byte), so a
     /// burst of starts taken whole would hold back the responses already waiting, and with them
     /// the completions that keep `rootQueue` busy meanwhile: the engine and `rootQueue` would
     /// take turns instead of working side by side. Over a multiplexed connection a burst's
     /// requests go out together, and splitting it costs more than it saves; where curl may wait
-    /// to multiplex, a split burst sometimes stalled for a second (measured in Benchmarks/README).
+    /// to multiplex, a split burst sometimes stalled for a second (measured in Benchmarks/README),
+    /// so a burst holding such a start is taken whole.
     private static let commandsPerPass = 8
 
     private let multi: UnsafeMutableRawPointer
@@ -52,8 +58,8 @@ final class CurlEngine: @unchecked Sendable {
     /// The running transfers whose idle timeout the engine keeps (see `IdleWatch`).
     private var idleWatched: [Transfer] = []
     private var pool: [EasyHandle] = []
-    /// Whether the last transfer to finish ran over cleartext HTTP/1 (see `commandsPerPass`);
-    /// until one finished, bursts are taken whole.
+    /// Whether the last transfer to finish with a response ran over HTTP/1 where curl does not
+    /// wait to multiplex (see `commandsPerPass`); until one did, bursts are taken whole.
     private var splitsBursts = false
 
     init(limits: Limits, name: String) {
@@ -88,8 +94,9 @@ final class CurlEngine: @unchecked Sendable {
     func shutdown() { enqueue(.shutdown) }
 
     private func enqueue(_ command: Command) {
-        // The engine takes the queue at once: only the command that finds it empty needs to
-        // wake the engine; the others ride along. The wake-up (a write to curl's socket pair)
+        // The engine takes the queue whole, or in slices without waiting in between until it is
+        // empty: only the command that finds it empty needs to wake the engine; the others ride
+        // along. The wake-up (a write to curl's socket pair)
         // is sent after the lock is let go: sent under it, the engine woke only to wait for the
         // lock. It is counted under the lock, and the engine frees its multi handle only once
         // no counted wake-up is under way.
@@ -113,7 +120,7 @@ final class CurlEngine: @unchecked Sendable {
         while true {
             let limit = splitsBursts ? Self.commandsPerPass : Int.max
             let (pending, more) = commands.withLock { queue -> ([Command], Bool) in
-                guard queue.pending.count > limit else {
+                guard queue.pending.count > limit, !queue.pending.contains(where: \.waitsToMultiplex) else {
                     defer { queue.pending.removeAll(keepingCapacity: true) }
                     return (queue.pending, false)
                 }
@@ -129,7 +136,8 @@ final class CurlEngine: @unchecked Sendable {
             collectFinishedTransfers()
             // Commands left behind were queued before any new one, which would not wake the
             // engine: they are taken in the next pass, without waiting.
-            curl_multi_poll(multi, nil, 0, more ? 0 : expireIdleTransfers(), nil)
+            let wait = expireIdleTransfers()
+            curl_multi_poll(multi, nil, 0, more ? 0 : wait, nil)
         }
     }
 

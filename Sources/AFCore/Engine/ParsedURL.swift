@@ -4,8 +4,9 @@ import CCurlShim
 /// A transfer's URL parsed by curl's URL parser (a `CURLU`) on the thread that makes the
 /// transfer. Handed to curl (`CURLOPT_CURLU`) beside the same URL as a string, it spares the
 /// engine thread the parse and the URL's reassembly at the start of every transfer: a tenth of
-/// its work for a small request. Curl copies it when the transfer starts and never frees it; the
-/// handle lets go of it when the transfer ends (`EasyHandle.recycle()`), before the transfer does.
+/// its work for a small request. Curl keeps only the pointer, copies the parse at each attempt to
+/// connect, and never frees it; the handle lets go of it when the transfer ends
+/// (`EasyHandle.recycle()`, or `reset()` after a failed setup), before the transfer does.
 final class ParsedURL: @unchecked Sendable {
     let raw: OpaquePointer
 
