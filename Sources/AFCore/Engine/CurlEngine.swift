@@ -96,10 +96,9 @@ final class CurlEngine: @unchecked Sendable {
     private func enqueue(_ command: Command) {
         // The engine takes the queue whole, or in slices without waiting in between until it is
         // empty: only the command that finds it empty needs to wake the engine; the others ride
-        // along. The wake-up (a write to curl's socket pair)
-        // is sent after the lock is let go: sent under it, the engine woke only to wait for the
-        // lock. It is counted under the lock, and the engine frees its multi handle only once
-        // no counted wake-up is under way.
+        // along. The wake-up (a write to curl's socket pair) is sent after the lock is let go:
+        // sent under it, the engine woke only to wait for the lock. It is counted under the
+        // lock, and the engine frees its multi handle only once no counted wake-up is under way.
         let wakes = commands.withLock { queue -> Bool in
             guard !queue.ended else { return false }
             defer { queue.pending.append(command) }

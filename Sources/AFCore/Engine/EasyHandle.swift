@@ -5,8 +5,9 @@ import CCurlShim
 ///
 /// Between two plain transfers with the same standing options the handle is not cleared: the
 /// next transfer sets only what is its own (URL when it differs, its parsed URL, header lines
-/// when they differ, callback context, method). A transfer that sets anything more marks the handle, which is
-/// then cleared when it comes back, so nothing it set (a body, credentials, callbacks) outlives it.
+/// when they differ, callback context, method). A transfer that sets anything more marks the
+/// handle, which is then cleared when it comes back, so nothing it set (a body, credentials,
+/// callbacks) outlives it.
 final class EasyHandle {
     let raw: UnsafeMutableRawPointer
     private let errorBuffer: UnsafeMutablePointer<CChar>
