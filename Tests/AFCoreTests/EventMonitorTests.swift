@@ -70,6 +70,16 @@ final class EventRecorder: EventMonitor, @unchecked Sendable {
         #expect(recorder.receivedData.value == data)
     }
 
+    @Test func validateStopsAtTheStatusCodeWhenItFails() async throws {
+        let recorder = EventRecorder()
+        let session = makeSession(eventMonitors: [recorder])
+        // A 404 with a content type the request does not accept: only the first check runs.
+        let request = session.request(Server.httpbin("/status/404"), headers: ["Accept": "image/png"]).validate()
+        let error = await request.serializingData().response.error
+        #expect(error?.responseCode == 404)
+        #expect(recorder.recorded.filter { $0 == "didValidateRequest" }.count == 1)
+    }
+
     @Test func adaptationRetriesAndRedirectsAreReported() async throws {
         let recorder = EventRecorder()
         let adapter = Adapter { request, _, completion in completion(.success(request)) }

@@ -42,17 +42,22 @@ public class DataRequest: Request, @unchecked Sendable {
     /// `HTTPURLResponse` (monitors that take it build it on their queue, if there are any).
     typealias ReceivedValidation = @Sendable (URLRequest?, ReceivedResponse, Data?) -> ValidationResult
 
+    /// Adds `validations` as one validator: they run in order, each reported to the monitors,
+    /// until one fails (as separate validators would, each skipped once the request failed).
     @discardableResult
-    func validateReceived(_ validation: @escaping ReceivedValidation) -> Self {
+    func validateReceived(_ validations: ReceivedValidation...) -> Self {
         let validator: @Sendable () -> Void = { [unowned self] in
             let (request, response, failed) = mutableState.withLock { ($0.requests.last, $0.response, $0.error != nil) }
             guard !failed, let received = response else { return }
             let data = data
-            let result = validation(request, received, data)
-            if case let .failure(failure) = result {
-                error = failure.asAFError(or: .responseValidationFailed(reason: .customValidationFailed(error: failure)))
+            for validation in validations {
+                let result = validation(request, received, data)
+                if case let .failure(failure) = result {
+                    error = failure.asAFError(or: .responseValidationFailed(reason: .customValidationFailed(error: failure)))
+                }
+                emit { $0.request(self, didValidateRequest: request, response: received.httpResponse, data: data, withResult: result) }
+                if case .failure = result { return }
             }
-            emit { $0.request(self, didValidateRequest: request, response: received.httpResponse, data: data, withResult: result) }
         }
         mutableState.withLock { $0.validators.append(validator) }
         return self

@@ -122,10 +122,12 @@ extension DataRequest {
     @discardableResult
     public func validate() -> Self {
         // The same two validations as `validate(statusCode:)` and `validate(contentType:)`, the
-        // accepted types read from the request the validation is given.
-        validate(statusCode: ValidationRules.acceptableStatusCodes).validateReceived { request, response, data in
+        // accepted types read from the request the validation is given; one validator runs both.
+        validateReceived({ _, response, _ in
+            ValidationRules.validate(statusCode: response.statusCode, acceptable: ValidationRules.acceptableStatusCodes)
+        }, { request, response, data in
             ValidationRules.validate(acceptFieldOf: request, responseContentType: response.value(for: "Content-Type"),
                                      isEmpty: data?.isEmpty ?? true)
-        }
+        })
     }
 }

@@ -26,8 +26,15 @@ extension Notification {
     }
 
     init(name: Notification.Name, request: Request) {
-        self.init(name: name, object: nil, userInfo: [String.requestKey: request])
+        // Filled from a one-entry template through the entry's index: the copy keeps the
+        // template's layout, so the key is not hashed again for every notification.
+        var userInfo = Self.requestUserInfo
+        userInfo.values[userInfo.startIndex] = request
+        self.init(name: name, object: nil, userInfo: userInfo)
     }
+
+    /// Immutable, and holds only a string key and `()`.
+    nonisolated(unsafe) private static let requestUserInfo: [AnyHashable: Any] = [String.requestKey: ()]
 }
 
 extension String {
