@@ -189,7 +189,10 @@ def drain_body(conn, headers, buffered, digest=None):
     pending, total = buffered, 0
     while True:
         while b"\r\n" not in pending:
-            pending += conn.recv(65536)
+            chunk = conn.recv(65536)
+            if not chunk:  # the client went away inside a chunk-size line
+                return total
+            pending += chunk
         size_line, pending = pending.split(b"\r\n", 1)
         size = int(size_line.split(b";")[0], 16)
         while len(pending) < size + 2:
