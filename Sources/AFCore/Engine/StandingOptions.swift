@@ -22,7 +22,7 @@ struct StandingOptions: Equatable {
     var caPath: String?
     var unixSocketPath: String?
 
-    init(spec: TransferSpec) {
+    init(spec: borrowing TransferSpec) {
         httpVersion = switch spec.httpVersion {
         case .automatic: Int(CURL_HTTP_VERSION_2TLS)
         case .http1Only: Int(CURL_HTTP_VERSION_1_1)

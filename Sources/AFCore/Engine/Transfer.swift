@@ -137,13 +137,16 @@ final class Transfer: @unchecked Sendable {
     private var trustPending: ServerTrustEvaluationPending? { get { state.pointee.trustPending } _modify { yield &state.pointee.trustPending } }
 
     init(spec: TransferSpec, delegate: any TransferDelegate, reportsEvents: Bool = false, reportsProgress: Bool = false) {
-        self.spec = spec
         standing = StandingOptions(spec: spec)
         parsedURL = ParsedURL(spec.url)
+        let idleWatch = IdleWatch(idleTimeout: spec.idleTimeout)
+        // Moved in last (initializers take their arguments owned): a copy would retain each of
+        // its references once more.
+        self.spec = spec
         self.delegate = delegate
         self.reportsEvents = reportsEvents
         self.reportsProgress = reportsProgress
-        idleWatch = IdleWatch(idleTimeout: spec.idleTimeout)
+        self.idleWatch = idleWatch
     }
 
     deinit {
