@@ -134,11 +134,8 @@ open class Session: @unchecked Sendable {
         eventMonitor = CompositeEventMonitor(queue: DispatchQueue(label: "\(rootQueue.label).eventMonitor",
                                                                   target: serialRootQueue),
                                              monitors: defaultEventMonitors + eventMonitors)
-        var taskConfiguration = TaskConfiguration(configuration, environment: environment)
-        taskConfiguration.serverTrustManager = serverTrustManager
-        taskConfiguration.httpVersion = httpVersionPolicy
-        taskConfiguration.decompressionLimit = decompressionLimit
-        self.taskConfiguration = taskConfiguration
+        taskConfiguration = TaskConfiguration(configuration, environment: environment, serverTrustManager: serverTrustManager,
+                                              httpVersion: httpVersionPolicy, decompressionLimit: decompressionLimit)
         let perHost = max(1, configuration.httpMaximumConnectionsPerHost)
         engine = CurlEngine(limits: .init(maximumConnectionsPerHost: perHost,
                                           maximumCachedConnections: max(128, perHost * 4)),

@@ -3,40 +3,44 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// What a Session's tasks take from its `URLSessionConfiguration`, read once when the Session is made.
-struct TaskConfiguration: @unchecked Sendable {
+/// What a Session's tasks take from its `URLSessionConfiguration`, read once when the Session is
+/// made and never changed. A class: every task holds it, and a reference costs one retain where a
+/// copy of the struct retained each of its members.
+final class TaskConfiguration: @unchecked Sendable {
     /// Redirect hops followed before failing with `URLError.httpTooManyRedirects`.
     static let maximumRedirects = 16
     /// A streamed response (a `DataStreamRequest`'s) is stored in the HTTP cache only up to this
     /// size: its body is copied while it streams, and the copy is dropped past it.
     static let streamCopyLimit = 16 << 20
 
-    var idleTimeout: TimeInterval
-    var resourceTimeout: TimeInterval
+    let idleTimeout: TimeInterval
+    let resourceTimeout: TimeInterval
     /// The configuration's `httpAdditionalHeaders`, each with its line in curl's form (built once).
     let additionalHeaders: [(name: String, value: String, line: String)]
     /// The first of `additionalHeaders` that must not be sent (checked once): every request fails.
     let additionalHeadersProblem: UnsafeRequestError?
-    var cookieStorage: HTTPCookieStorage?
-    var shouldSetCookies: Bool
-    var acceptsCookies: Bool
-    var httpVersion: HTTPVersionPolicy
-    var decompressionLimit: DecompressionLimit? = .default
-    var caFile: String?
-    var caPath: String?
-    var proxies: ProxySettings
+    let cookieStorage: HTTPCookieStorage?
+    let shouldSetCookies: Bool
+    let acceptsCookies: Bool
+    let httpVersion: HTTPVersionPolicy
+    let decompressionLimit: DecompressionLimit?
+    let caFile: String?
+    let caPath: String?
+    let proxies: ProxySettings
     /// The Unix domain socket `http`/`https` requests go to (`configuration.af.unixSocketPath`).
-    var unixSocketPath: String?
+    let unixSocketPath: String?
     /// The configuration's `urlCache`, when it is one AF can store into.
-    var responseCache: (any ResponseCacheStorage)?
+    let responseCache: (any ResponseCacheStorage)?
     /// The same cache when it supports HTTP caching semantics (AFCache's).
     var httpCache: (any HTTPCacheStorage)? { responseCache as? any HTTPCacheStorage }
     /// The configuration's cache policy, for requests that leave theirs at the default.
-    var requestCachePolicy: URLRequest.CachePolicy
+    let requestCachePolicy: URLRequest.CachePolicy
     /// The session's trust manager, asked for each HTTPS hop's evaluator.
-    var serverTrustManager: ServerTrustManager?
+    let serverTrustManager: ServerTrustManager?
 
-    init(_ configuration: URLSessionConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    init(_ configuration: URLSessionConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment,
+         serverTrustManager: ServerTrustManager? = nil, httpVersion: HTTPVersionPolicy = .automatic,
+         decompressionLimit: DecompressionLimit? = .default) {
         idleTimeout = configuration.timeoutIntervalForRequest
         resourceTimeout = configuration.timeoutIntervalForResource
         additionalHeaders = (configuration.httpAdditionalHeaders ?? [:]).compactMap { key, value in
@@ -48,7 +52,9 @@ struct TaskConfiguration: @unchecked Sendable {
         cookieStorage = configuration.httpCookieStorage
         shouldSetCookies = configuration.httpShouldSetCookies
         acceptsCookies = configuration.httpCookieAcceptPolicy != .never
-        httpVersion = .automatic
+        self.httpVersion = httpVersion
+        self.decompressionLimit = decompressionLimit
+        self.serverTrustManager = serverTrustManager
         caFile = environment["SSL_CERT_FILE"]
         caPath = environment["SSL_CERT_DIR"]
         responseCache = configuration.urlCache as? any ResponseCacheStorage
