@@ -73,10 +73,11 @@ final class EventRecorder: EventMonitor, @unchecked Sendable {
     @Test func validateStopsAtTheStatusCodeWhenItFails() async throws {
         let recorder = EventRecorder()
         let session = makeSession(eventMonitors: [recorder])
-        // A 404 with a content type the request does not accept: only the first check runs.
-        let request = session.request(Server.httpbin("/status/404"), headers: ["Accept": "image/png"]).validate()
+        // A 406 with a JSON body the request does not accept: only the status check runs (the
+        // content-type check would fail too, with another error and a second event).
+        let request = session.request(Server.httpbin("/status/406"), headers: ["Accept": "image/png"]).validate()
         let error = await request.serializingData().response.error
-        #expect(error?.responseCode == 404)
+        #expect(error?.responseCode == 406)
         #expect(recorder.recorded.filter { $0 == "didValidateRequest" }.count == 1)
     }
 

@@ -50,7 +50,9 @@ public class DataRequest: Request, @unchecked Sendable {
             let (request, response, failed) = mutableState.withLock { ($0.requests.last, $0.response, $0.error != nil) }
             guard !failed, let received = response else { return }
             let data = data
-            for validation in validations {
+            for (index, validation) in validations.enumerated() {
+                // As a separate validator would, a later one checks again: a cancel may have come.
+                if index > 0, mutableState.withLock({ $0.error != nil }) { return }
                 let result = validation(request, received, data)
                 if case let .failure(failure) = result {
                     error = failure.asAFError(or: .responseValidationFailed(reason: .customValidationFailed(error: failure)))
