@@ -42,24 +42,28 @@ public class DataRequest: Request, @unchecked Sendable {
     /// `HTTPURLResponse` (monitors that take it build it on their queue, if there are any).
     typealias ReceivedValidation = @Sendable (URLRequest?, ReceivedResponse, Data?) -> ValidationResult
 
-    /// Adds `validations` as one validator: they run in order, each reported to the monitors,
-    /// until one fails (as separate validators would, each skipped once the request failed).
+    /// Adds `validation`, then `next` if given, as one validator: each check is reported to the
+    /// monitors, and `next` runs only if `validation` passed (as a separate validator would, each
+    /// skipped once the request failed).
     @discardableResult
-    func validateReceived(_ validations: ReceivedValidation...) -> Self {
+    func validateReceived(_ validation: @escaping ReceivedValidation, then next: ReceivedValidation? = nil) -> Self {
         let validator: @Sendable () -> Void = { [unowned self] in
             let (request, response, failed) = mutableState.withLock { ($0.requests.last, $0.response, $0.error != nil) }
             guard !failed, let received = response else { return }
             let data = data
-            for (index, validation) in validations.enumerated() {
-                // As a separate validator would, a later one checks again: a cancel may have come.
-                if index > 0, mutableState.withLock({ $0.error != nil }) { return }
+            /// Runs one check; true when it passed.
+            func check(_ validation: ReceivedValidation) -> Bool {
                 let result = validation(request, received, data)
                 if case let .failure(failure) = result {
                     error = failure.asAFError(or: .responseValidationFailed(reason: .customValidationFailed(error: failure)))
                 }
                 emit { $0.request(self, didValidateRequest: request, response: received.httpResponse, data: data, withResult: result) }
-                if case .failure = result { return }
+                if case .failure = result { return false }
+                return true
             }
+            // The next check looks again for an error first: a cancel may have come meanwhile.
+            guard check(validation), let next, !mutableState.withLock({ $0.error != nil }) else { return }
+            _ = check(next)
         }
         mutableState.withLock { $0.validators.append(validator) }
         return self

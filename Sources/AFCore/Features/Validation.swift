@@ -125,7 +125,7 @@ extension DataRequest {
         // accepted types read from the request the validation is given; one validator runs both.
         validateReceived({ _, response, _ in
             ValidationRules.validate(statusCode: response.statusCode, acceptable: ValidationRules.acceptableStatusCodes)
-        }, { request, response, data in
+        }, then: { request, response, data in
             ValidationRules.validate(acceptFieldOf: request, responseContentType: response.value(for: "Content-Type"),
                                      isEmpty: data?.isEmpty ?? true)
         })
