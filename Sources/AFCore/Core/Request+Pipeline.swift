@@ -174,13 +174,16 @@ extension Request {
 
     /// Ends the request (once per attempt) with `error` if given, and runs its serializers.
     func finish(error: AFError? = nil) {
-        let shouldFinish = mutableState.withLock { state -> Bool in
-            guard !state.hasFinished else { return false }
+        let (shouldFinish, lastTask) = mutableState.withLock { state -> (Bool, SessionTask?) in
+            guard !state.hasFinished else { return (false, nil) }
             state.hasFinished = true
             if let error { state.error = error }
-            return true
+            return (true, state.tasks.last)
         }
         guard shouldFinish else { return }
+        // Its task holds the request until it reports its end; one that never will (the session
+        // went away before it ran) lets go of it now. Earlier attempts' tasks have ended.
+        lastTask?.detachDelegate()
         // Emitted first: the default serialization queue runs the serializers at once, and
         // monitors see the request finish before its responses are parsed (as with Alamofire).
         emit(notifying: Request.didFinishNotification) { $0.requestDidFinish(self) }

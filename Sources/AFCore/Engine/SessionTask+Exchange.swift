@@ -173,14 +173,16 @@ extension SessionTask: TransferDelegate {
     }
 
     func deliver(request: URLRequest, response: ReceivedResponse?, data: Data, error: (any Error)?) {
-        let (metrics, download) = mutableState.withLock { state -> (TaskMetrics, DownloadTarget?) in
+        // The end is the last report: the delegate is let go with it.
+        let (metrics, download, delegate) = mutableState.withLock { state in
             state.state = .completed
             state.response = response
             state.error = error
             state.transfer = nil
+            defer { state.delegate = nil }
             return (TaskMetrics(taskInterval: DateInterval(start: startDate, end: Date()),
                                 redirectCount: state.transactions.count - 1,
-                                transactionMetrics: state.transactions), state.download)
+                                transactionMetrics: state.transactions), state.download, state.delegate)
         }
         let result = Result(request: request, response: response, data: data, error: error, metrics: metrics,
                             download: download)

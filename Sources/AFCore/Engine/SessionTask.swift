@@ -77,6 +77,10 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         var cacheMayStore = true
         /// Where each exchange writes its response body, instead of memory.
         var download: DownloadTarget?
+        /// Who gets the task's reports: held strongly until the task reported its end or the
+        /// delegate let it go (`detachDelegate()`), nil after. A weak reference would give
+        /// every request a side table, which makes each retain and release of it slower.
+        var delegate: (any SessionTaskDelegate)?
     }
 
     private static let identifiers = Protected(0)
@@ -88,7 +92,6 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
     let engine: CurlEngine
     let configuration: TaskConfiguration
     let queue: DispatchQueue
-    private(set) weak var delegate: (any SessionTaskDelegate)?
     /// Sent only to the origin of `originalRequest`, never after a redirect to another one.
     private let credential: HTTPCredential?
     /// The upload body; it follows redirects that keep the method (307, 308).
@@ -112,13 +115,25 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         self.engine = engine
         self.configuration = configuration
         self.queue = queue
-        self.delegate = delegate
         self.credential = credential
         self.upload = upload
         self.bodyStream = bodyStream
         self.handOffs = handOffs
-        mutableState = Protected(MutableState(currentRequest: request, download: download))
+        mutableState = Protected(MutableState(currentRequest: request, download: download, delegate: delegate))
         bodyStream?.onWake { [weak self] in self?.resumeFlow() }
+    }
+
+    /// Who gets the task's reports, until it reported its end or was detached.
+    var delegate: (any SessionTaskDelegate)? { mutableState.withLock { $0.delegate } }
+
+    /// Stops the task's reports (its delegate finished): the delegate is no longer kept alive.
+    func detachDelegate() {
+        let detached = mutableState.withLock { state in
+            defer { state.delegate = nil }
+            return state.delegate
+        }
+        // Released outside the lock: a delegate's deinit may run here.
+        withExtendedLifetime(detached) {}
     }
 
     /// The request of the current hop (after redirects).

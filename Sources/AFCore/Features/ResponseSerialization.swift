@@ -56,13 +56,17 @@ extension DataPreprocessor where Self == GoogleXSSIPreprocessor {
     public static var googleXSSI: GoogleXSSIPreprocessor { GoogleXSSIPreprocessor() }
 }
 
+/// The defaults' sets, built once: a handler added per request reads them each time.
+private let emptyRequestMethodsByDefault: Set<HTTPMethod> = [.head]
+private let emptyResponseCodesByDefault: Set<Int> = [204, 205]
+
 extension ResponseSerializer {
     /// `PassthroughPreprocessor`.
     public static var defaultDataPreprocessor: any DataPreprocessor { PassthroughPreprocessor() }
     /// `[.head]`.
-    public static var defaultEmptyRequestMethods: Set<HTTPMethod> { [.head] }
+    public static var defaultEmptyRequestMethods: Set<HTTPMethod> { emptyRequestMethodsByDefault }
     /// `[204, 205]`.
-    public static var defaultEmptyResponseCodes: Set<Int> { [204, 205] }
+    public static var defaultEmptyResponseCodes: Set<Int> { emptyResponseCodesByDefault }
 
     public var dataPreprocessor: any DataPreprocessor { Self.defaultDataPreprocessor }
     public var emptyRequestMethods: Set<HTTPMethod> { Self.defaultEmptyRequestMethods }

@@ -25,12 +25,13 @@ extension Notification {
         userInfo?[String.requestKey] as? Request
     }
 
-    init(name: Notification.Name, request: Request) {
+    /// The `userInfo` of a notification about `request`.
+    static func userInfo(for request: Request) -> [AnyHashable: Any] {
         // Filled from a one-entry template through the entry's index: the copy keeps the
         // template's layout, so the key is not hashed again for every notification.
-        var userInfo = Self.requestUserInfo
+        var userInfo = requestUserInfo
         userInfo.values[userInfo.startIndex] = request
-        self.init(name: name, object: nil, userInfo: userInfo)
+        return userInfo
     }
 
     /// Immutable, and holds only a string key and `()`.
@@ -55,7 +56,11 @@ public final class AlamofireNotifications: EventMonitor {
     public init() {}
 
     func post(_ name: Notification.Name, _ request: Request) {
-        NotificationCenter.default.post(Notification(name: name, request: request))
+        post(Notification(name: name, object: nil, userInfo: Notification.userInfo(for: request)))
+    }
+
+    func post(_ notification: Notification) {
+        NotificationCenter.default.post(notification)
     }
 
     public func requestDidResume(_ request: Request) { post(Request.didResumeNotification, request) }

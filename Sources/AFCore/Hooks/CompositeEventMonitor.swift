@@ -75,8 +75,13 @@ public final class CompositeEventMonitor: EventMonitor {
             defer { pending.removeAll(keepingCapacity: true) }
             return pending
         }
+        // A request's events come in pairs (resumed and its task resumed, its task completed
+        // and finished): the pair shares one `userInfo`.
+        var last: (request: Request, userInfo: [AnyHashable: Any])?
         for (name, request) in notifications {
-            for notifier in notifiers { notifier.post(name, request) }
+            if last?.request !== request { last = (request, Notification.userInfo(for: request)) }
+            let notification = Notification(name: name, object: nil, userInfo: last?.userInfo)
+            for notifier in notifiers { notifier.post(notification) }
         }
     }
 

@@ -1,0 +1,79 @@
+@testable import AFCore
+import AFTestSupport
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// A request is freed once it has ended and nobody holds it, however it ended: its task holds
+/// it only until the task reports its end, or until the request finishes without that report.
+@Suite(.timeLimit(.minutes(1))) struct RequestLifetimeTests {
+    final class WeakRequest: @unchecked Sendable {
+        weak var request: Request?
+    }
+
+    /// Whether the request is gone once `queue` ran what it holds, a few rounds over (work
+    /// queued by that work included). The session's queues all run behind its root queue.
+    func isFreed(_ reference: WeakRequest, draining queue: DispatchQueue) -> Bool {
+        for _ in 0..<10 where reference.request != nil { queue.sync {} }
+        return reference.request == nil
+    }
+
+    @Test func aCompletedRequestIsFreed() async {
+        let root = DispatchQueue(label: "org.alamofire.test.lifetime.completed")
+        let session = makeSession(rootQueue: root)
+        let reference = WeakRequest()
+        let error = await { () async -> AFError? in
+            let request = session.request(Server.http("/bench.json"))
+            reference.request = request
+            return await request.serializingData().response.error
+        }()
+        #expect(error == nil)
+        #expect(isFreed(reference, draining: root))
+    }
+
+    @Test func aRequestWhoseTaskNeverRanIsFreedWhenItsSessionIsGone() async {
+        let root = DispatchQueue(label: "org.alamofire.test.lifetime.neverRan")
+        var session: Session? = makeSession(rootQueue: root, startRequestsImmediately: false, requestSetup: .eager)
+        let reference = WeakRequest()
+        let error = await { () async -> AFError? in
+            let request = session!.request(Server.http("/bench.json"))
+            reference.request = request
+            // The task exists (and is never resumed) before the session goes.
+            _ = await withCheckedContinuation { continuation in
+                request.onURLSessionTaskCreation(on: root) { continuation.resume(returning: $0) }
+            }
+            session = nil
+            return await withCheckedContinuation { continuation in
+                request.response(queue: root) { continuation.resume(returning: $0.error) }
+            }
+        }()
+        guard case .sessionDeinitialized = error else {
+            Issue.record("expected sessionDeinitialized, got \(String(describing: error))")
+            return
+        }
+        #expect(isFreed(reference, draining: root))
+    }
+
+    @Test func aRequestRunningWhenItsSessionGoesIsFreed() async {
+        let root = DispatchQueue(label: "org.alamofire.test.lifetime.running")
+        var session: Session? = makeSession(rootQueue: root)
+        let reference = WeakRequest()
+        let error = await { () async -> AFError? in
+            let request = session!.request(Server.faults("/stall"))
+            reference.request = request
+            let task = request.serializingData()
+            _ = await withCheckedContinuation { continuation in
+                request.onURLSessionTaskCreation(on: root) { continuation.resume(returning: $0) }
+            }
+            session = nil
+            return await task.response.error
+        }()
+        guard case .sessionDeinitialized = error else {
+            Issue.record("expected sessionDeinitialized, got \(String(describing: error))")
+            return
+        }
+        #expect(isFreed(reference, draining: root))
+    }
+}
