@@ -13,7 +13,7 @@ public class DataRequest: Request, @unchecked Sendable {
     public var data: Data? { bodyState.value }
 
     init(id: UUID = .fastRandom(), convertible: any URLRequestConvertible, underlyingQueue: DispatchQueue,
-         serializationQueue: DispatchQueue, eventMonitor: (any EventMonitor)?, interceptor: (any RequestInterceptor)?,
+         serializationQueue: DispatchQueue, eventMonitor: CompositeEventMonitor?, interceptor: (any RequestInterceptor)?,
          shouldAutomaticallyResume: Bool?, delegate: any RequestDelegate) {
         self.convertible = convertible
         super.init(id: id, underlyingQueue: underlyingQueue, serializationQueue: serializationQueue,

@@ -24,8 +24,6 @@ extension Request {
     private func send(notifying name: Notification.Name?, _ event: @escaping @Sendable (any EventMonitor) -> Void) {
         if let composite = sessionMonitors {
             if let name { composite.performNotifiedEvent(name, of: self, event) } else { composite.performEvent(event) }
-        } else if let eventMonitor {
-            eventMonitor.queue.async { event(eventMonitor) }
         }
         for monitor in mutableState.withLock({ $0.eventMonitors }) {
             monitor.queue.async { event(monitor) }

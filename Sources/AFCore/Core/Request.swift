@@ -71,7 +71,7 @@ public class Request: @unchecked Sendable {
     /// The trips the request's work made between threads (see `HandOffs`).
     let handOffs = HandOffs()
 
-    /// `eventMonitor` when it is the session's composite (the usual case), cast once.
+    /// `eventMonitor` as the session's composite it always is.
     let sessionMonitors: CompositeEventMonitor?
     /// Whether a monitor of the session gets events (beyond the notification posters).
     let sessionIsObserved: Bool
@@ -100,13 +100,13 @@ public class Request: @unchecked Sendable {
     var keepsProgressCurrent: Bool { false }
 
     init(id: UUID = .fastRandom(), underlyingQueue: DispatchQueue, serializationQueue: DispatchQueue,
-         eventMonitor: (any EventMonitor)?, interceptor: (any RequestInterceptor)?,
+         eventMonitor: CompositeEventMonitor?, interceptor: (any RequestInterceptor)?,
          shouldAutomaticallyResume: Bool?, delegate: any RequestDelegate) {
         self.id = id
         self.eventMonitor = eventMonitor
-        sessionMonitors = eventMonitor as? CompositeEventMonitor
-        sessionIsObserved = sessionMonitors?.hasObservers ?? (eventMonitor != nil)
-        sessionNotifies = sessionMonitors?.hasNotifiers ?? false
+        sessionMonitors = eventMonitor
+        sessionIsObserved = eventMonitor?.hasObservers ?? false
+        sessionNotifies = eventMonitor?.hasNotifiers ?? false
         self.interceptor = interceptor
         self.underlyingQueue = underlyingQueue
         self.serializationQueue = serializationQueue

@@ -103,8 +103,12 @@ extension Session {
 
     /// The Session's adapter, then the request's, as one; nil when there is none.
     func adapter(for request: Request) -> (any RequestAdapter)? {
-        let adapters = [interceptor as (any RequestAdapter)?, request.interceptor].compactMap { $0 }
-            + request.mutableState.withLock { $0.adapters }
+        let added = request.mutableState.withLock { $0.adapters }
+        // One source or none (the usual case): no list to build.
+        if added.isEmpty, interceptor == nil || request.interceptor == nil {
+            return interceptor ?? request.interceptor
+        }
+        let adapters = [interceptor as (any RequestAdapter)?, request.interceptor].compactMap { $0 } + added
         return adapters.count > 1 ? Interceptor(adapters: adapters) : adapters.first
     }
 

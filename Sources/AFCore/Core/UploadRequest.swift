@@ -34,7 +34,7 @@ public final class UploadRequest: DataRequest, @unchecked Sendable {
     public var uploadable: Uploadable? { uploadableState.withLock { $0 } }
 
     init(id: UUID = .fastRandom(), convertible: any UploadConvertible, underlyingQueue: DispatchQueue,
-         serializationQueue: DispatchQueue, eventMonitor: (any EventMonitor)?, interceptor: (any RequestInterceptor)?,
+         serializationQueue: DispatchQueue, eventMonitor: CompositeEventMonitor?, interceptor: (any RequestInterceptor)?,
          shouldAutomaticallyResume: Bool?, fileManager: FileManager, delegate: any RequestDelegate) {
         upload = convertible
         self.fileManager = fileManager

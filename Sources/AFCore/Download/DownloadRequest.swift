@@ -55,7 +55,7 @@ public final class DownloadRequest: Request, @unchecked Sendable {
     let downloadState: Protected<DownloadState>
 
     init(id: UUID = .fastRandom(), downloadable: Downloadable, underlyingQueue: DispatchQueue,
-         serializationQueue: DispatchQueue, eventMonitor: (any EventMonitor)?, interceptor: (any RequestInterceptor)?,
+         serializationQueue: DispatchQueue, eventMonitor: CompositeEventMonitor?, interceptor: (any RequestInterceptor)?,
          shouldAutomaticallyResume: Bool?, delegate: any RequestDelegate, destination: @escaping Destination) {
         self.downloadable = downloadable
         self.destination = destination

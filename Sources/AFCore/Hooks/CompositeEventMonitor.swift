@@ -15,8 +15,10 @@ public final class CompositeEventMonitor: EventMonitor {
     /// The notification posters, which implement eight request events only: the other events
     /// are not sent to them at all, so a session with the default monitors pays for no more.
     private let notifiers: [AlamofireNotifications]
-    /// Notified events not posted yet, oldest first.
-    private let pendingNotifications = Protected<[(Notification.Name, Request)]>([])
+    /// Notified events not posted yet, oldest first, and the emptied list of the last pass
+    /// posted, kept with its storage for the next one: no list is made per pass.
+    private let pendingNotifications = Protected<(pending: [(Notification.Name, Request)],
+                                                  spare: [(Notification.Name, Request)])>(([], []))
 
     init(queue: DispatchQueue, monitors: [any EventMonitor]) {
         self.queue = queue
@@ -63,17 +65,21 @@ public final class CompositeEventMonitor: EventMonitor {
     /// Queues `name` about `request` for the notification posters (see `performNotifiedEvent`).
     func postNotification(_ name: Notification.Name, of request: Request) {
         guard !notifiers.isEmpty else { return }
-        let wasEmpty = pendingNotifications.withLock { pending in
-            defer { pending.append((name, request)) }
-            return pending.isEmpty
+        let wasEmpty = pendingNotifications.withLock { lists in
+            defer { lists.pending.append((name, request)) }
+            return lists.pending.isEmpty
         }
         if wasEmpty { queue.async { self.postPendingNotifications() } }
     }
 
     private func postPendingNotifications() {
-        let notifications = pendingNotifications.withLock { pending in
-            defer { pending.removeAll(keepingCapacity: true) }
-            return pending
+        var notifications = pendingNotifications.withLock { lists in
+            defer { lists.pending = lists.spare; lists.spare = [] }
+            return lists.pending
+        }
+        defer {
+            notifications.removeAll(keepingCapacity: true)
+            pendingNotifications.withLock { lists in lists.spare = notifications }
         }
         // A request's events come in pairs (resumed and its task resumed, its task completed
         // and finished): the pair shares one `userInfo`.

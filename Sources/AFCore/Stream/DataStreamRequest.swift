@@ -74,7 +74,7 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
     let streamState = Protected(StreamState())
 
     init(id: UUID = .fastRandom(), convertible: any URLRequestConvertible, automaticallyCancelOnStreamError: Bool,
-         underlyingQueue: DispatchQueue, serializationQueue: DispatchQueue, eventMonitor: (any EventMonitor)?,
+         underlyingQueue: DispatchQueue, serializationQueue: DispatchQueue, eventMonitor: CompositeEventMonitor?,
          interceptor: (any RequestInterceptor)?, shouldAutomaticallyResume: Bool?, delegate: any RequestDelegate) {
         self.convertible = convertible
         self.automaticallyCancelOnStreamError = automaticallyCancelOnStreamError
