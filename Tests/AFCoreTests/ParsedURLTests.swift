@@ -14,6 +14,20 @@ import Testing
         #expect(ParsedURL("http://127.0.0.1:8080/a?b=c") != nil)
     }
 
+    /// A session parses each URL once while it is in its cache, which starts again when full;
+    /// a URL curl refuses is not kept.
+    @Test func theCacheHandsOutOneParsePerURLAndStaysBounded() {
+        let cache = ParsedURLCache(capacity: 2)
+        let first = cache.parsed("http://127.0.0.1:8080/a")
+        #expect(first != nil)
+        #expect(cache.parsed("http://127.0.0.1:8080/a") === first)
+        #expect(cache.parsed("http://127.0.0.1:8080/b") !== first)
+        #expect(cache.parsed("http://[::1/") == nil)
+        // Full with two: the third starts it again, so the first is parsed anew.
+        _ = cache.parsed("http://127.0.0.1:8080/c")
+        #expect(cache.parsed("http://127.0.0.1:8080/a") !== first)
+    }
+
     /// Dot segments removed, the query kept as written: curl's own normalisation, on one
     /// handle after another (the pooled handle keeps the string, each transfer brings its parse).
     @Test func theServerSeesTheTargetCurlWouldSend() async throws {

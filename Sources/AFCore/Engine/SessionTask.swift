@@ -276,7 +276,8 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         }
         spec.trust = trust
         spec.responseGate = reporting.holdsResponse ? ResponseGate() : nil
-        return Transfer(spec: spec, delegate: self, reportsEvents: reporting.events, reportsProgress: reporting.progress)
+        return Transfer(spec: spec, delegate: self, reportsEvents: reporting.events, reportsProgress: reporting.progress,
+                        parsedURLs: configuration.parsedURLs)
     }
 }
 

@@ -37,6 +37,8 @@ final class TaskConfiguration: @unchecked Sendable {
     let requestCachePolicy: URLRequest.CachePolicy
     /// The session's trust manager, asked for each HTTPS hop's evaluator.
     let serverTrustManager: ServerTrustManager?
+    /// The session's transfers' URLs, parsed.
+    let parsedURLs = ParsedURLCache()
 
     init(_ configuration: URLSessionConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment,
          serverTrustManager: ServerTrustManager? = nil, httpVersion: HTTPVersionPolicy = .automatic,

@@ -136,9 +136,11 @@ final class Transfer: @unchecked Sendable {
     private var trustError: AFError? { get { state.pointee.trustError } _modify { yield &state.pointee.trustError } }
     private var trustPending: ServerTrustEvaluationPending? { get { state.pointee.trustPending } _modify { yield &state.pointee.trustPending } }
 
-    init(spec: TransferSpec, delegate: any TransferDelegate, reportsEvents: Bool = false, reportsProgress: Bool = false) {
+    /// `parsedURLs`: where the URL is parsed, or found parsed already; without one it is parsed here.
+    init(spec: TransferSpec, delegate: any TransferDelegate, reportsEvents: Bool = false, reportsProgress: Bool = false,
+         parsedURLs: ParsedURLCache? = nil) {
         standing = StandingOptions(spec: spec)
-        parsedURL = ParsedURL(spec.url)
+        parsedURL = parsedURLs.map { $0.parsed(spec.url) } ?? ParsedURL(spec.url)
         let idleWatch = IdleWatch(idleTimeout: spec.idleTimeout)
         // Moved in last (initializers take their arguments owned): a copy would retain each of
         // its references once more.
