@@ -80,11 +80,10 @@ struct Clients {
     }
 }
 
-/// Builds the whole benchmark package in release when a client executable is missing (`swift run`
-/// builds only af-bench itself), so the README's one command works on a fresh clone.
-func buildClientsIfNeeded(_ clients: Clients, package: URL) throws {
-    let executables = (clients.all + clients.afForms + clients.skeletons).map(\.executable.path)
-    guard executables.contains(where: { !FileManager.default.isExecutableFile(atPath: $0) }) else { return }
+/// Builds the whole benchmark package in release (`swift run` builds only af-bench itself): the
+/// README's one command works on a fresh clone, and a run never measures clients built from
+/// older sources (an up-to-date build takes seconds).
+func buildClients(package: URL) throws {
     FileHandle.standardError.write(Data("af-bench: building the benchmark clients (release)...\n".utf8))
     let build = Process()
     build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -101,7 +100,7 @@ func run() throws {
     let clients = Clients(directory: binaries)
     let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    try buildClientsIfNeeded(clients, package: package)
+    try buildClients(package: package)
     let script = package.deletingLastPathComponent().appendingPathComponent("Tests/Fixtures/servers.py")
     let fixture = try Fixture(script: script)
     defer { fixture.stop() }
