@@ -70,7 +70,7 @@ final class TaskConfiguration: @unchecked Sendable {
                       upload: TransferUpload? = nil, download: DownloadTarget? = nil) -> TransferSpec {
         let url = request.url
         var requestHeaders = request.allHTTPHeaderFields ?? [:]
-        if shouldSetCookies, request.httpShouldHandleCookies, let url, let cookieStorage,
+        if shouldSetCookies, request.httpShouldHandleCookies, let url, let cookieStorage, !Self.isEmpty(cookieStorage),
            !requestHeaders.keys.contains(where: { $0.equalsIgnoringASCIICase("Cookie") }),
            case let cookies = Self.sendable(cookieStorage.cookies(for: url) ?? [], to: url), !cookies.isEmpty {
             requestHeaders.merge(HTTPCookie.requestHeaderFields(with: cookies)) { current, _ in current }
@@ -131,6 +131,13 @@ final class TaskConfiguration: @unchecked Sendable {
         } catch {
             return .refuse(error.asAFError(or: .serverTrustEvaluationFailed(reason: .customEvaluationFailed(error: error))))
         }
+    }
+
+    /// Whether `storage` certainly holds no cookie: asked before looking one up for a URL, which
+    /// costs about twice as much (the URL's host is parsed, the matches filtered). Only
+    /// Foundation's own storage class is asked so: a subclass could make cookies per URL.
+    static func isEmpty(_ storage: HTTPCookieStorage) -> Bool {
+        type(of: storage) == HTTPCookieStorage.self && storage.cookies?.isEmpty != false
     }
 
     /// The cookies among `cookies` that may go to `url`: a `Secure` cookie goes only over HTTPS.

@@ -118,12 +118,13 @@ extension DataRequest {
     func completeOrRetry<Value>(_ response: AFDataResponse<Value>, queue: DispatchQueue?,
                                 completionHandler: @escaping @Sendable (AFDataResponse<Value>) -> Void) {
         completeOrRetry(serializationError: response.error) { retryError in
-            let delivered = retryError.map { error in
-                DataResponse<Value, AFError>(request: response.request, received: response.received, data: response.data,
-                                             metrics: response.metrics, serializationDuration: response.serializationDuration,
-                                             result: .failure(error))
-            } ?? response
-            queue.asyncOrNow(recording: self.handOffs) { completionHandler(delivered) }
+            guard let retryError else {
+                return queue.asyncOrNow(recording: self.handOffs) { completionHandler(response) }
+            }
+            let failed = DataResponse<Value, AFError>(request: response.request, received: response.received, data: response.data,
+                                                      metrics: response.metrics, serializationDuration: response.serializationDuration,
+                                                      result: .failure(retryError))
+            queue.asyncOrNow(recording: self.handOffs) { completionHandler(failed) }
         }
     }
 }
