@@ -7,10 +7,9 @@ import FoundationNetworking
 public class DataRequest: Request, @unchecked Sendable {
     /// What the request was made from.
     public let convertible: any URLRequestConvertible
-    private let bodyState = Protected<Data?>(nil)
 
     /// The body received, once the request completed.
-    public var data: Data? { bodyState.value }
+    public var data: Data? { mutableState.withLock { $0.data } }
 
     init(id: UUID = .fastRandom(), convertible: any URLRequestConvertible, underlyingQueue: DispatchQueue,
          serializationQueue: DispatchQueue, eventMonitor: CompositeEventMonitor?, interceptor: (any RequestInterceptor)?,
@@ -26,7 +25,7 @@ public class DataRequest: Request, @unchecked Sendable {
     }
 
     override func store(_ result: SessionTask.Result) {
-        bodyState.withLock { $0 = result.data }
+        mutableState.withLock { $0.data = result.data }
     }
 
     /// A check of the response run when the task completes.

@@ -9,13 +9,13 @@ extension Request {
     var session: Session? { delegate as? Session }
 
     /// Sends `event` to the session's monitors and to this request's own. `notifying`: the
-    /// notification `AlamofireNotifications` posts for the event. Inlined, and checking first
-    /// whether any monitor gets the event, so that in optimised builds an event nobody observes
-    /// makes no closure.
+    /// notification `AlamofireNotifications` posts for the event. The event's closure is made
+    /// only once some monitor is known to get it (`event` is evaluated then): an event nobody
+    /// observes costs no allocation.
     @inline(__always)
-    func emit(notifying name: Notification.Name? = nil, _ event: @escaping @Sendable (any EventMonitor) -> Void) {
+    func emit(notifying name: Notification.Name? = nil, _ event: @autoclosure () -> @Sendable (any EventMonitor) -> Void) {
         if sessionIsObserved || ownMonitorsAdded.load(ordering: .acquiring) {
-            send(notifying: name, event)
+            send(notifying: name, event())
         } else if let name, sessionNotifies {
             sessionMonitors?.postNotification(name, of: self)
         }
@@ -31,12 +31,12 @@ extension Request {
     }
 
     /// Sends an engine event about `task` to the session's monitors (request monitors get
-    /// request events only). The `URLSession` and the `URLSessionTask` are made only if a
-    /// monitor is there to get them.
+    /// request events only). The event's closure, the `URLSession` and the `URLSessionTask` are
+    /// made only if a monitor is there to get them.
     @inline(__always)
     func emitSessionEvent(_ task: SessionTask,
-                          _ event: @escaping @Sendable (any EventMonitor, URLSession, URLSessionTask) -> Void) {
-        if sessionIsObserved { sendSessionEvent(task, event) }
+                          _ event: @autoclosure () -> @Sendable (any EventMonitor, URLSession, URLSessionTask) -> Void) {
+        if sessionIsObserved { sendSessionEvent(task, event()) }
     }
 
     private func sendSessionEvent(_ task: SessionTask,

@@ -65,6 +65,9 @@ public class Request: @unchecked Sendable {
         /// `uploadProgress` and `downloadProgress`, once someone needed them.
         var uploadProgress: Progress?
         var downloadProgress: Progress?
+        /// The body a `DataRequest` received, once its request completed (kept here, under the
+        /// one lock, rather than in a lock of its own).
+        var data: Data?
     }
 
     let mutableState = Protected(MutableState())
