@@ -21,15 +21,18 @@ extension DispatchQueue {
         async(execute: work)
     }
 
-    /// `runOrAsync`, counting the trip when there is one.
-    func runOrAsync(recording handOffs: HandOffs, _ work: @escaping @Sendable () -> Void) {
-        if isCurrent { work() } else { async(recording: handOffs, execute: work) }
+    /// `runOrAsync`, counting the trip when there is one. `work` is evaluated where it runs:
+    /// run now, its closure needs no allocation.
+    @inline(__always)
+    func runOrAsync(recording handOffs: HandOffs, _ work: @autoclosure () -> @Sendable () -> Void) {
+        if isCurrent { work()() } else { async(recording: handOffs, execute: work()) }
     }
 
     /// Runs `work` now when this queue runs behind the queue the caller is on, else queues
-    /// it, counting the trip.
-    func runBehindOrAsync(recording handOffs: HandOffs, _ work: @escaping @Sendable () -> Void) {
-        if runsBehindCurrentQueue { work() } else { async(recording: handOffs, execute: work) }
+    /// it, counting the trip (`work` evaluated where it runs, as in `runOrAsync`).
+    @inline(__always)
+    func runBehindOrAsync(recording handOffs: HandOffs, _ work: @autoclosure () -> @Sendable () -> Void) {
+        if runsBehindCurrentQueue { work()() } else { async(recording: handOffs, execute: work()) }
     }
 }
 

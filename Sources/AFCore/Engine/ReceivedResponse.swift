@@ -1,10 +1,11 @@
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// A response as received (its head and URL) and the `HTTPURLResponse` made of it the first time
-/// someone asks, once, from any thread. Building that object costs about as much as curl's whole
+/// someone asks, from any thread: one object, the same for every reader. Building that object costs about as much as curl's whole
 /// exchange, so AF's own validation, serializers, redirects, cache, metrics and retry policies
 /// read the head and never ask. A response that arrives as an object (from a user, or Foundation)
 /// is read through the object.
@@ -12,20 +13,19 @@ final class ReceivedResponse: Sendable {
     /// The head as received; nil when the response was given as an object.
     private let head: ResponseHead?
     let url: URL
-    /// `Protected` (a pthread mutex) rather than `Mutex`: the thread sanitizer sees pthread locking only.
-    private let built: Protected<HTTPURLResponse?>
+    /// Set once, by whichever reader builds it first (kept inline: no lock object per response).
+    private let built = AtomicLazyReference<HTTPURLResponse>()
 
     init(head: ResponseHead, url: URL) {
         self.head = head
         self.url = url
-        built = Protected(nil)
     }
 
     /// A response that is already an object.
     init(_ response: HTTPURLResponse) {
         head = nil
         url = response.url ?? URL(fileURLWithPath: "/")
-        built = Protected(response)
+        _ = built.storeIfNil(response)
     }
 
     var statusCode: Int { head?.statusCode ?? httpResponse.statusCode }
@@ -50,18 +50,17 @@ final class ReceivedResponse: Sendable {
     }
 
     /// The response as Foundation's object, built on first use.
+    /// Readers racing to build it first may each build one; the first stored is the one every
+    /// reader gets, then and after.
     var httpResponse: HTTPURLResponse {
-        built.withLock { built in
-            if let built { return built }
-            // Only a head-made response gets here unbuilt.
-            let head = head ?? ResponseHead(statusCode: 0, httpVersion: "HTTP/1.1", headers: [])
-            let made = head.httpResponse(for: url)
-                ?? HTTPURLResponse(url: url, statusCode: head.statusCode, httpVersion: head.httpVersion, headerFields: nil)!
-            built = made
-            return made
-        }
+        if let made = built.load() { return made }
+        // Only a head-made response gets here unbuilt.
+        let head = head ?? ResponseHead(statusCode: 0, httpVersion: "HTTP/1.1", headers: [])
+        let made = head.httpResponse(for: url)
+            ?? HTTPURLResponse(url: url, statusCode: head.statusCode, httpVersion: head.httpVersion, headerFields: nil)!
+        return built.storeIfNil(made)
     }
 
     /// Whether the object exists yet (for tests that count constructions).
-    var isBuilt: Bool { built.withLock { $0 != nil } }
+    var isBuilt: Bool { built.load() != nil }
 }
