@@ -38,8 +38,9 @@ extension DispatchQueue {
 
 extension Optional where Wrapped == DispatchQueue {
     /// Queues `work` on the queue, counting the trip; with none, runs it now (a handler that
-    /// only resumes an awaiting task).
-    func asyncOrNow(recording handOffs: HandOffs, _ work: @escaping @Sendable () -> Void) {
-        if let queue = self { queue.async(recording: handOffs, execute: work) } else { work() }
+    /// only resumes an awaiting task), its closure made only where it runs.
+    @inline(__always)
+    func asyncOrNow(recording handOffs: HandOffs, _ work: @autoclosure () -> @Sendable () -> Void) {
+        if let queue = self { queue.async(recording: handOffs, execute: work()) } else { work()() }
     }
 }

@@ -2,20 +2,22 @@
 /// waiter itself, from the thread that delivers: no task or queue stands in between.
 final class AwaitedResponse<Response: Sendable>: Sendable {
     private enum State {
-        case waiting([UnsafeContinuation<Response, Never>])
+        /// The first waiter apart (usually the only one): no list is made for it.
+        case waiting(first: UnsafeContinuation<Response, Never>?, others: [UnsafeContinuation<Response, Never>])
         case delivered(Response)
     }
 
-    private let state = Protected<State>(.waiting([]))
+    private let state = Protected<State>(.waiting(first: nil, others: []))
 
     /// Hands `response` to every waiter, present and future; later deliveries are ignored.
     func deliver(_ response: Response) {
-        let waiters = state.withLock { state -> [UnsafeContinuation<Response, Never>] in
-            guard case let .waiting(waiters) = state else { return [] }
+        let (first, others) = state.withLock { state -> (UnsafeContinuation<Response, Never>?, [UnsafeContinuation<Response, Never>]) in
+            guard case let .waiting(first, others) = state else { return (nil, []) }
             state = .delivered(response)
-            return waiters
+            return (first, others)
         }
-        for waiter in waiters { waiter.resume(returning: response) }
+        first?.resume(returning: response)
+        for waiter in others { waiter.resume(returning: response) }
     }
 
     /// A handler that delivers what it gets, counting the resumption of the waiting task.
@@ -23,6 +25,14 @@ final class AwaitedResponse<Response: Sendable>: Sendable {
         { response in
             handOffs.record()
             self.deliver(response)
+        }
+    }
+
+    /// How many tasks wait for the response (for tests).
+    var waiterCount: Int {
+        state.withLock { state in
+            guard case let .waiting(first, others) = state else { return 0 }
+            return (first == nil ? 0 : 1) + others.count
         }
     }
 
@@ -34,10 +44,13 @@ final class AwaitedResponse<Response: Sendable>: Sendable {
                     switch state {
                     case let .delivered(response):
                         return response
-                    case var .waiting(waiters):
-                        state = .waiting([])  // so the append does not copy the array
-                        waiters.append(continuation)
-                        state = .waiting(waiters)
+                    case .waiting(nil, let others):
+                        state = .waiting(first: continuation, others: others)
+                        return nil
+                    case .waiting(let first, var others):
+                        state = .waiting(first: first, others: [])  // so the append does not copy the list
+                        others.append(continuation)
+                        state = .waiting(first: first, others: others)
                         return nil
                     }
                 }
