@@ -20,7 +20,7 @@ public class Request: @unchecked Sendable {
     /// The interceptor given when the request was made; it runs after the session's.
     public let interceptor: (any RequestInterceptor)?
     /// The session's monitors; `eventMonitor(_:)` adds monitors for this request only.
-    public let eventMonitor: (any EventMonitor)?
+    public var eventMonitor: (any EventMonitor)? { sessionMonitors }
 
     struct MutableState {
         var state: State = .initialized
@@ -74,7 +74,7 @@ public class Request: @unchecked Sendable {
     /// The trips the request's work made between threads (see `HandOffs`).
     let handOffs = HandOffs()
 
-    /// `eventMonitor` as the session's composite it always is.
+    /// The session's monitors (`eventMonitor`), typed.
     let sessionMonitors: CompositeEventMonitor?
     /// Whether a monitor of the session gets events (beyond the notification posters).
     let sessionIsObserved: Bool
@@ -106,7 +106,6 @@ public class Request: @unchecked Sendable {
          eventMonitor: CompositeEventMonitor?, interceptor: (any RequestInterceptor)?,
          shouldAutomaticallyResume: Bool?, delegate: any RequestDelegate) {
         self.id = id
-        self.eventMonitor = eventMonitor
         sessionMonitors = eventMonitor
         sessionIsObserved = eventMonitor?.hasObservers ?? false
         sessionNotifies = eventMonitor?.hasNotifiers ?? false

@@ -5,10 +5,10 @@ import FoundationNetworking
 #endif
 
 /// A response as received (its head and URL) and the `HTTPURLResponse` made of it the first time
-/// someone asks, from any thread: one object, the same for every reader. Building that object costs about as much as curl's whole
-/// exchange, so AF's own validation, serializers, redirects, cache, metrics and retry policies
-/// read the head and never ask. A response that arrives as an object (from a user, or Foundation)
-/// is read through the object.
+/// someone asks, from any thread: one object, the same for every reader. Building that object
+/// costs about as much as curl's whole exchange, so AF's own validation, serializers, redirects,
+/// cache, metrics and retry policies read the head and never ask. A response that arrives as an
+/// object (from a user, or Foundation) is read through the object.
 final class ReceivedResponse: Sendable {
     /// The head as received; nil when the response was given as an object.
     private let head: ResponseHead?

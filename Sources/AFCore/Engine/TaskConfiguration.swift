@@ -134,8 +134,9 @@ final class TaskConfiguration: @unchecked Sendable {
     }
 
     /// Whether `storage` certainly holds no cookie: asked before looking one up for a URL, which
-    /// costs about twice as much (the URL's host is parsed, the matches filtered). Only
-    /// Foundation's own storage class is asked so: a subclass could make cookies per URL.
+    /// costs about twice as much (the URL's host is parsed, the matches filtered); a store that
+    /// holds cookies pays both. Only Foundation's own storage class is asked so: a subclass
+    /// could make cookies per URL.
     static func isEmpty(_ storage: HTTPCookieStorage) -> Bool {
         type(of: storage) == HTTPCookieStorage.self && storage.cookies?.isEmpty != false
     }

@@ -136,11 +136,11 @@ final class Transfer: @unchecked Sendable {
     private var trustError: AFError? { get { state.pointee.trustError } _modify { yield &state.pointee.trustError } }
     private var trustPending: ServerTrustEvaluationPending? { get { state.pointee.trustPending } _modify { yield &state.pointee.trustPending } }
 
-    /// `parsedURLs`: where the URL is parsed, or found parsed already; without one it is parsed here.
+    /// `parsedURLs`: the session's, where the URL is found parsed or parsed now.
     init(spec: TransferSpec, delegate: any TransferDelegate, reportsEvents: Bool = false, reportsProgress: Bool = false,
-         parsedURLs: ParsedURLCache? = nil) {
+         parsedURLs: ParsedURLCache) {
         standing = StandingOptions(spec: spec)
-        parsedURL = parsedURLs.map { $0.parsed(spec.url) } ?? ParsedURL(spec.url)
+        parsedURL = parsedURLs.parsed(spec.url)
         let idleWatch = IdleWatch(idleTimeout: spec.idleTimeout)
         // Moved in last (initializers take their arguments owned): a copy would retain each of
         // its references once more.

@@ -121,9 +121,7 @@ extension DataRequest {
             guard let retryError else {
                 return queue.asyncOrNow(recording: self.handOffs) { completionHandler(response) }
             }
-            let failed = DataResponse<Value, AFError>(request: response.request, received: response.received, data: response.data,
-                                                      metrics: response.metrics, serializationDuration: response.serializationDuration,
-                                                      result: .failure(retryError))
+            let failed = response.replacing(Result<Value, AFError>.failure(retryError))
             queue.asyncOrNow(recording: self.handOffs) { completionHandler(failed) }
         }
     }

@@ -71,7 +71,8 @@ public struct DataResponse<Success, Failure: Error>: @unchecked Sendable {
         replacing(result.tryMapError(transform))
     }
 
-    private func replacing<S, F>(_ result: Result<S, F>) -> DataResponse<S, F> {
+    /// The same response with `result` instead of its own.
+    func replacing<S, F>(_ result: Result<S, F>) -> DataResponse<S, F> {
         DataResponse<S, F>(request: request, received: received, data: data, metrics: metrics,
                            serializationDuration: serializationDuration, result: result)
     }
