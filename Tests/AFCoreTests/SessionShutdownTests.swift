@@ -17,6 +17,27 @@ import Testing
         await session.shutdown()  // again: returns at once
     }
 
+    @Test func requestsMadeWhileShutdownBeginsAreRefusedOrCancelledNeverLeftWaiting() async throws {
+        // Requests are registered on their callers' threads as shutdown starts on another: each
+        // is either refused or among those shutdown cancels. One that slipped between the two
+        // would wait forever (the suite's time limit fails it).
+        let session = makeSession()
+        let requests = Protected<[DataRequest]>([])
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    for _ in 0..<50 { requests.withLock { $0.append(session.request(Server.faults("/stall"))) } }
+                }
+            }
+            group.addTask { await session.shutdown() }
+        }
+        for request in requests.value {
+            let error = await request.serializingData().response.error
+            #expect(error?.isSessionInvalidatedError == true || error?.isExplicitlyCancelledError == true,
+                    "\(String(describing: error))")
+        }
+    }
+
     @Test func anIdleSessionShutsDownAtOnce() async throws {
         let session = makeSession()
         let before = await session.request(Server.http("/get")).serializingData().response

@@ -7,17 +7,31 @@ import FoundationNetworking
 // check it, adapt it (Session's adapters, then the request's), make the task; and, when an
 // attempt fails, ask the retriers and run the request again.
 extension Session {
-    /// Registers `request` and, for eager setup, builds its task now.
+    /// Registers `request` and, for eager setup, builds its task now. A lazy session registers
+    /// it at once, on the caller's thread: nothing of the registration needs `rootQueue`, and
+    /// the request's first `resume()` then makes the only trip there. Queued instead, the
+    /// registration raced the caller's next line: when it ran before the first response handler
+    /// was added, that handler's resume made a second trip.
     func perform(_ request: Request) {
+        guard requestSetup == .eager else { register(request); return }
         rootQueue.async(recording: request.handOffs) {
-            defer { request.didRegister() }
-            guard !request.isCancelled else { return }
-            guard !self.shutdownState.withLock({ $0.requested }) else {
-                return request.underlyingQueue.async { request.finish(error: .sessionInvalidated(error: nil)) }
-            }
-            self.activeRequests.withLock { _ = $0.insert(request) }
-            if self.requestSetup == .eager { self.setUp(request) }
+            if self.register(request) { self.setUp(request) }
         }
+    }
+
+    /// Adds `request` to the active ones unless it was cancelled or the session shut down (then
+    /// it fails); true when added. The shutdown check and the insertion are one step, so a
+    /// shutdown either refuses the request or finds it among those it cancels.
+    @discardableResult
+    private func register(_ request: Request) -> Bool {
+        defer { request.didRegister() }
+        guard !request.isCancelled else { return false }
+        let refused = shutdownState.withLock { state in
+            if !state.requested { activeRequests.withLock { _ = $0.insert(request) } }
+            return state.requested
+        }
+        if refused { request.underlyingQueue.async { request.finish(error: .sessionInvalidated(error: nil)) } }
+        return !refused
     }
 
     /// Starts the first attempt, once; never after `shutdown()` (such a request was refused or

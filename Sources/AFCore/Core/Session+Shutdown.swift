@@ -22,8 +22,9 @@ extension Session {
                 return false
             }
             if done { return continuation.resume() }
-            // Behind every registration already queued on rootQueue: none is missed. With none
-            // active, no request's cleanup will end the shutdown: this does.
+            // Behind every registration (made at once, or for eager setup queued on rootQueue
+            // before this): none is missed. With none active, no request's cleanup will end the
+            // shutdown: this does.
             cancelAllRequests(completingOnQueue: rootQueue) {
                 if self.activeRequests.value.isEmpty { self.finishShutdownIfRequested() }
             }
