@@ -16,8 +16,9 @@ extension Request {
             let runNow = state.responseSerializerProcessingFinished
             var shouldResume = state.state.canTransition(to: .resumed) && state.state == .initialized
             if shouldResume, !state.isRegistered {
-                // The session's registration, already queued on rootQueue, resumes it: one
-                // trip to that queue instead of two.
+                // An eager session's registration, already queued on rootQueue, resumes it:
+                // one trip to that queue instead of two. (A lazy session registers a request
+                // as it is made, so this is not reached then.)
                 state.resumesOnRegistration = true
                 shouldResume = false
             }

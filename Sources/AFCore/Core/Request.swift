@@ -28,7 +28,8 @@ public class Request: @unchecked Sendable {
         var setupStarted = false
         /// Whether the session has taken the request in, on `rootQueue` (see `didRegister`).
         var isRegistered = false
-        /// A response handler was added before registration: resume then, if automatic.
+        /// A response handler was added before an eager session's queued registration ran:
+        /// resume then, if automatic.
         var resumesOnRegistration = false
         /// A handler resumes an awaiting task (the async forms): see `completesOnEngineWhenIdle`.
         var awaitedByTask = false
