@@ -17,12 +17,6 @@ extension DispatchQueue {
         DispatchQueue.getSpecific(key: queueIdentityKey) == ObjectIdentifier(self)
     }
 
-    /// Runs `work` now when the caller is already on this queue, else queues it. For work whose
-    /// only need is to run on the queue, not after what the queue already holds.
-    func runOrAsync(_ work: @escaping @Sendable () -> Void) {
-        if isCurrent { work() } else { async(execute: work) }
-    }
-
     /// Marks this queue, which targets the marked serial `owner`, as one whose work may run
     /// directly on `owner` (see `runBehindOrAsync(recording:_:)`); returns it.
     func runningBehind(_ owner: DispatchQueue) -> DispatchQueue {

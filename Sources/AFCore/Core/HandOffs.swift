@@ -21,8 +21,9 @@ extension DispatchQueue {
         async(execute: work)
     }
 
-    /// `runOrAsync`, counting the trip when there is one. `work` is evaluated where it runs:
-    /// run now, its closure needs no allocation.
+    /// Runs `work` now when the caller is already on this queue, else queues it, counting the
+    /// trip. For work whose only need is to run on the queue, not after what the queue already
+    /// holds. `work` is evaluated where it runs: run now, its closure needs no allocation.
     @inline(__always)
     func runOrAsync(recording handOffs: HandOffs, _ work: @autoclosure () -> @Sendable () -> Void) {
         if isCurrent { work()() } else { async(recording: handOffs, execute: work()) }

@@ -32,8 +32,8 @@ extension Request {
         }
     }
 
-    /// The session took the request in (on `rootQueue`); resumes it if a response handler was
-    /// added before.
+    /// The session took the request in (as it was made, or for eager setup on `rootQueue`);
+    /// resumes it if a response handler was added before.
     func didRegister() {
         let resume = mutableState.withLock { state -> Bool in
             state.isRegistered = true

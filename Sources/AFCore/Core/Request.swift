@@ -26,7 +26,7 @@ public class Request: @unchecked Sendable {
         var state: State = .initialized
         var setupRequested = false
         var setupStarted = false
-        /// Whether the session has taken the request in, on `rootQueue` (see `didRegister`).
+        /// Whether the session has taken the request in (see `didRegister`).
         var isRegistered = false
         /// A response handler was added before an eager session's queued registration ran:
         /// resume then, if automatic.
