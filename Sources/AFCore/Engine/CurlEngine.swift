@@ -3,27 +3,16 @@ import CCurlShim
 import Foundation
 import Synchronization
 
-/// One curl multi handle driven by its own thread. Every curl call on easy or multi handles
-/// happens on that thread; other threads only enqueue commands and wake it.
+/// One curl multi handle driven by its own thread. Other threads enqueue commands and wake it,
+/// with one exception: while no transfer runs, the engine waits outside curl (parked), and a
+/// thread that starts a plain transfer then hands it to curl itself (`drive`), so the request
+/// goes out without waiting for the engine thread to wake. Curl is only ever called by the
+/// holder of `multiLock`: the engine thread, except while parked, or a driving thread.
 final class CurlEngine: @unchecked Sendable {
     /// Limits applied to the multi handle.
     struct Limits: Sendable {
         var maximumConnectionsPerHost: Int
         var maximumCachedConnections: Int
-    }
-
-    private enum Command {
-        case start(Transfer)
-        case cancel(Transfer)
-        case pause(Transfer)
-        case unpause(Transfer)
-        case resumeFlow(Transfer)
-        case shutdown
-
-        /// A start of a transfer for which curl may wait for a connection to multiplex on.
-        var waitsToMultiplex: Bool {
-            if case let .start(transfer) = self { transfer.standing.pipeWait } else { false }
-        }
     }
 
     private static let globalInit: Void = {
@@ -43,17 +32,28 @@ final class CurlEngine: @unchecked Sendable {
     private static let commandsPerPass = 8
 
     private let multi: UnsafeMutableRawPointer
-    private let commands = Protected<CommandQueue>(CommandQueue())
+    /// Held by whoever calls curl (see the type's description).
+    private let multiLock = NSLock()
+    /// Where the engine thread waits while nothing runs; nil if it could not be made.
+    private let parking = EngineParking()
+    private let commands = Protected(EngineCommandQueue())
     /// Wake-ups counted under the commands' lock and not sent yet (see `enqueue`).
     private let wakeUpsUnderWay = Atomic<Int>(0)
 
-    /// Commands not taken yet; once the engine has ended, none is accepted (its multi handle is gone).
-    private struct CommandQueue {
-        var pending: [Command] = []
-        var ended = false
+    /// Transfers their callers handed to curl themselves (for tests).
+    private let drivenStarts = Atomic<Int>(0)
+    var drivenStartCount: Int { drivenStarts.load(ordering: .relaxed) }
+    /// The longest the engine waits, in milliseconds, when nothing is due sooner (a second;
+    /// tests make it long, so that a missing wake-up shows as a hang).
+    let longestWait = Atomic<Int32>(1000)
+
+    /// Runs `body` once the engine is in `state` (`.parked` or `.watching`; now, if it is), for
+    /// tests that need a command to find it so.
+    func when(_ state: EngineCommandQueue.Waiting, _ body: @escaping @Sendable () -> Void) {
+        if !commands.withLock({ $0.wait(for: state, body) }) { body() }
     }
 
-    // Engine-thread state.
+    // State of the holder of `multiLock`: the engine thread, or a thread driving a start.
     private var running: [UnsafeMutableRawPointer: Transfer] = [:]
     /// The running transfers whose idle timeout the engine keeps (see `IdleWatch`).
     private var idleWatched: [Transfer] = []
@@ -61,6 +61,9 @@ final class CurlEngine: @unchecked Sendable {
     /// Whether the last transfer to finish with a response ran over HTTP/1 where curl does not
     /// wait to multiplex (see `commandsPerPass`); until one did, bursts are taken whole.
     private var splitsBursts = false
+    /// The connection the last transfer to end left in curl's cache, when none other runs;
+    /// forgotten once the engine waits for nothing for a while (it may be closed by then).
+    private var keptConnection: EngineCommandQueue.KeptConnection?
 
     init(limits: Limits, name: String) {
         _ = Self.globalInit
@@ -68,6 +71,7 @@ final class CurlEngine: @unchecked Sendable {
         afc_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         afc_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limits.maximumConnectionsPerHost)
         afc_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, limits.maximumCachedConnections)
+        parking?.noteSockets(of: multi)
         // The thread keeps the engine alive until `run()` returns after a shutdown.
         let thread = Thread { [self] in run() }
         thread.name = name
@@ -93,22 +97,47 @@ final class CurlEngine: @unchecked Sendable {
     /// Cancels every transfer and ends the engine thread; later commands are ignored.
     func shutdown() { enqueue(.shutdown) }
 
-    private func enqueue(_ command: Command) {
-        // The engine takes the queue whole, or in slices without waiting in between until it is
-        // empty: only the command that finds it empty needs to wake the engine; the others ride
-        // along. The wake-up (a write to curl's socket pair) is sent after the lock is let go:
+    private func enqueue(_ command: EngineCommand) {
+        // A wake-up through curl (a write to its socket pair) is sent after the lock is let go:
         // sent under it, the engine woke only to wait for the lock. It is counted under the
         // lock, and the engine frees its multi handle only once no counted wake-up is under way.
-        let wakes = commands.withLock { queue -> Bool in
-            guard !queue.ended else { return false }
-            defer { queue.pending.append(command) }
-            guard queue.pending.isEmpty else { return false }
-            wakeUpsUnderWay.add(1, ordering: .relaxed)
-            return true
+        let next = commands.withLock { queue in
+            let next = queue.accept(command, parking: parking)
+            if case .wakeThroughCurl = next { wakeUpsUnderWay.add(1, ordering: .relaxed) }
+            return next
         }
-        guard wakes else { return }
-        curl_multi_wakeup(multi)
-        wakeUpsUnderWay.subtract(1, ordering: .releasing)
+        switch next {
+        case .nothing:
+            break
+        case .wakeThroughCurl:
+            curl_multi_wakeup(multi)
+            wakeUpsUnderWay.subtract(1, ordering: .releasing)
+        case let .drive(transfer):
+            drive(transfer)
+        }
+    }
+
+    /// Hands `transfer` to curl on the calling thread while the engine is parked, so its
+    /// request goes out at once; then leaves the engine watching the transfer's connection (and
+    /// a timer, when curl or the transfer's idle limit is due before the engine would wake), or
+    /// wakes it when curl needs more than that (see `EngineCommandQueue.endDrive`).
+    private func drive(_ transfer: Transfer) {
+        guard let parking else { return } // never parked without it
+        drivenStarts.add(1, ordering: .relaxed)
+        multiLock.lock()
+        _ = perform(.start(transfer))
+        let stillRunning = parking.perform(multi)
+        var timeout = -1
+        curl_multi_timeout(multi, &timeout)
+        let now = DispatchTime.now().uptimeNanoseconds
+        var due = timeout < 0 ? UInt64.max : now + UInt64(timeout) * 1_000_000
+        if let remaining = transfer.idleWatch?.remaining(now: now) { due = min(due, now + remaining) }
+        // Watched only while curl waits on the transfer's socket and has nothing to do at once.
+        let socket = timeout != 0 && stillRunning == 1 ? parking.watchNotedSocket() : nil
+        let (kept, waiters) = commands.withLock { $0.endDrive(socket: socket, due: due, now: now, parking: parking) }
+        if let socket, !kept { parking.unwatch(socket) }
+        multiLock.unlock()
+        waiters.forEach { $0() }
     }
 
     // MARK: Engine thread
@@ -116,9 +145,10 @@ final class CurlEngine: @unchecked Sendable {
     private func run() {
         Self.blockFileSizeSignal()
         var stillRunning: Int32 = 0
+        multiLock.lock()
         while true {
             let limit = splitsBursts ? Self.commandsPerPass : Int.max
-            let (pending, more) = commands.withLock { queue -> ([Command], Bool) in
+            let (pending, more) = commands.withLock { queue -> ([EngineCommand], Bool) in
                 guard queue.pending.count > limit, !queue.pending.contains(where: \.waitsToMultiplex) else {
                     defer { queue.pending.removeAll(keepingCapacity: true) }
                     return (queue.pending, false)
@@ -129,6 +159,7 @@ final class CurlEngine: @unchecked Sendable {
             for command in pending where !perform(command) {
                 commands.withLock { $0.ended = true }
                 tearDown()
+                multiLock.unlock()
                 return
             }
             curl_multi_perform(multi, &stillRunning)
@@ -136,16 +167,31 @@ final class CurlEngine: @unchecked Sendable {
             // Commands left behind were queued before any new one, which would not wake the
             // engine: they are taken in the next pass, without waiting.
             let wait = expireIdleTransfers()
-            curl_multi_poll(multi, nil, 0, more ? 0 : wait, nil)
+            // With nothing running, the engine waits outside curl, so that the next start's
+            // caller may send it at once (see `drive`).
+            if !more, running.isEmpty, let parking, let waiters = commands.withLock({
+                $0.park(until: DispatchTime.now().uptimeNanoseconds + UInt64(wait) * 1_000_000, connection: keptConnection)
+            }) {
+                multiLock.unlock()
+                waiters.forEach { $0() }
+                parking.wait(milliseconds: wait)
+                commands.withLock { $0.unpark(parking) }
+                keptConnection = nil
+                multiLock.lock()
+            } else {
+                curl_multi_poll(multi, nil, 0, more ? 0 : wait, nil)
+            }
         }
     }
 
     /// Ends the watched transfers idle past their limit (`URLError.timedOut`); returns how long
-    /// the loop may wait, in milliseconds, before the next one could expire (at most a second).
+    /// the loop may wait, in milliseconds, before the next one could expire (at most
+    /// `longestWait`).
     private func expireIdleTransfers() -> Int32 {
-        guard !idleWatched.isEmpty else { return 1000 }
+        let longest = longestWait.load(ordering: .relaxed)
+        guard !idleWatched.isEmpty else { return longest }
         let now = DispatchTime.now().uptimeNanoseconds
-        var wait: UInt64 = 1_000_000_000
+        var wait = UInt64(longest) * 1_000_000
         for transfer in idleWatched where !transfer.isSuspended {
             guard let remaining = transfer.idleWatch?.remaining(now: now) else { continue }
             if remaining == 0 {
@@ -168,7 +214,7 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     /// Returns false when the engine must stop.
-    private func perform(_ command: Command) -> Bool {
+    private func perform(_ command: EngineCommand) -> Bool {
         switch command {
         case let .start(transfer):
             if case let .waiting(paused) = transfer.phase { add(transfer, paused: paused) }
@@ -260,6 +306,7 @@ final class CurlEngine: @unchecked Sendable {
         running[handle.raw] = nil
         if transfer.idleWatch != nil { idleWatched.removeAll { $0 === transfer } }
         let outcome = transfer.makeOutcome(result: result, cancelled: cancelled)
+        keptConnection = running.isEmpty ? EngineCommandQueue.KeptConnection(of: transfer, outcome: outcome) : nil
         if outcome.timings.httpVersion != 0 {
             // Not where curl may wait to multiplex (TLS, cleartext HTTP/2): split, an HTTP/2
             // burst sometimes stalled for a second (see `commandsPerPass`).
@@ -278,5 +325,6 @@ final class CurlEngine: @unchecked Sendable {
         // `ended` is set: no wake-up starts any more; those counted before end in a moment.
         while wakeUpsUnderWay.load(ordering: .acquiring) > 0 { sched_yield() }
         curl_multi_cleanup(multi)
+        parking?.close()
     }
 }

@@ -1,7 +1,8 @@
 import CCurl
 import CCurlShim
 
-/// A curl easy handle with its error buffer; used only on the engine thread.
+/// A curl easy handle with its error buffer; used only by the holder of the engine's lock (see
+/// `CurlEngine`).
 ///
 /// Between two plain transfers with the same standing options the handle is not cleared: the
 /// next transfer sets only what is its own (URL when it differs, its parsed URL, header lines

@@ -5,8 +5,9 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Receives what a transfer produced. Called on the engine thread: implementations hop to their
-/// own queue before doing real work, so the engine thread stays free for curl.
+/// Receives what a transfer produced. Called from curl's callbacks, on the engine thread (or on
+/// the thread that drove the transfer's start, see `CurlEngine`): implementations hop to their
+/// own queue before doing real work, so the thread stays free for curl.
 protocol TransferDelegate: AnyObject, Sendable {
     /// A final (non-1xx) head arrived; only for transfers that report events.
     func transferDidReceiveHead(_ transfer: Transfer, head: ResponseHead)
@@ -33,7 +34,8 @@ struct TransferOutcome: @unchecked Sendable {
     var streamCopyIsWhole = false
 }
 
-/// One HTTP exchange on the engine. Its mutable state belongs to the engine thread.
+/// One HTTP exchange on the engine. Its mutable state belongs to the holder of the engine's
+/// lock: the engine thread, or a thread driving the transfer's start (see `CurlEngine`).
 final class Transfer: @unchecked Sendable {
     /// Largest buffer reserved up front from a Content-Length, so a lying header cannot make us
     /// allocate gigabytes before any byte arrives.
@@ -61,7 +63,7 @@ final class Transfer: @unchecked Sendable {
     /// The engine-thread state, behind a pointer: the accessors below reach it without the
     /// dynamic exclusivity check a stored property of a class costs on every access (the
     /// header callback alone made 17 a response). Made in `init`, freed in `deinit`; in between
-    /// only the engine thread touches it.
+    /// only the holder of the engine's lock touches it.
     private struct EngineState {
         var phase = Phase.waiting(paused: false)
         var handle: EasyHandle?
@@ -157,7 +159,7 @@ final class Transfer: @unchecked Sendable {
     }
 
     /// Ends a transfer that never reached curl, letting go of any handle `configure` was given
-    /// (the engine pools it again, and only the engine thread may free it).
+    /// (the engine pools it again, and only the engine may free it).
     func endBeforeStart() {
         phase = .finished
         handle = nil

@@ -8,6 +8,7 @@
 #include "CCurlShimTrust.h"
 #include "CCurlShimRevocation.h"
 #include "CCurlShimDeflate.h"
+#include "CCurlShimPark.h"
 
 #pragma clang assume_nonnull begin
 

@@ -1,0 +1,25 @@
+/// What another thread asks of the engine (`CurlEngine`) for a transfer.
+enum EngineCommand {
+    case start(Transfer)
+    case cancel(Transfer)
+    case pause(Transfer)
+    case unpause(Transfer)
+    case resumeFlow(Transfer)
+    case shutdown
+
+    /// A start of a transfer for which curl may wait for a connection to multiplex on.
+    var waitsToMultiplex: Bool {
+        if case let .start(transfer) = self { transfer.standing.pipeWait } else { false }
+    }
+
+    /// The transfer of a start its caller may hand to curl itself (see `CurlEngine`): one that
+    /// neither reads a file or stream nor writes a file. Their callbacks stay on the engine
+    /// thread, where a file past `ulimit -f` fails instead of killing the process.
+    var drivableTransfer: Transfer? {
+        guard case let .start(transfer) = self else { return nil }
+        let spec = transfer.spec
+        guard spec.download == nil, spec.uploadFile == nil, spec.uploadStream == nil,
+              spec.uploadSegments == nil, spec.bodyStream == nil else { return nil }
+        return transfer
+    }
+}

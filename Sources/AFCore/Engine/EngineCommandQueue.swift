@@ -1,0 +1,156 @@
+import CCurl
+
+/// The engine's commands not taken yet, and where its thread waits for them (behind
+/// `CurlEngine`'s lock). Once the engine has ended, no command is accepted (its multi handle is
+/// gone).
+struct EngineCommandQueue {
+    /// What the engine thread is doing, for a thread with a command.
+    enum Waiting {
+        /// In a pass or in curl's wait: a command wakes it through curl (`curl_multi_wakeup`).
+        case busy
+        /// Parked with nothing running: a start may be driven by its caller, any other command
+        /// wakes it through the parking's eventfd.
+        case parked
+        /// Parked while a caller drives a start; commands wait for that caller, who wakes the
+        /// engine if it needs to.
+        case driving
+        /// Parked, watching the socket of the transfer a caller drove.
+        case watching
+        /// Parked and woken: commands just wait for it.
+        case woken
+    }
+
+    /// A connection curl keeps for reuse: where the last transfer went, and how.
+    struct KeptConnection {
+        /// The scheme and authority of the transfer's URL (`scheme://host:port`).
+        let origin: Substring
+        let standing: StandingOptions
+
+        /// Whether `transfer` goes to the same place, the same way (so curl reuses this
+        /// connection rather than open one).
+        func serves(_ transfer: Transfer) -> Bool {
+            guard transfer.standing == standing else { return false }
+            let url = transfer.spec.url.utf8
+            guard url.starts(with: origin.utf8) else { return false }
+            let rest = url.dropFirst(origin.utf8.count)
+            return rest.first.map { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? true
+        }
+
+        /// The connection `transfer` leaves in curl's cache, if any: it ended well, over HTTP/1.1
+        /// or later, without the server closing the connection.
+        init?(of transfer: Transfer, outcome: TransferOutcome) {
+            guard outcome.failure == nil, !outcome.wasCancelled, !transfer.standing.freshConnection,
+                  outcome.timings.httpVersion >= Int(CURL_HTTP_VERSION_1_1),
+                  outcome.head?.value(for: "connection")?.lowercased().contains("close") != true,
+                  let schemeEnd = transfer.spec.url.range(of: "://") else { return nil }
+            let url = transfer.spec.url
+            let authorityEnd = url[schemeEnd.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
+            origin = url[..<authorityEnd]
+            standing = transfer.standing
+        }
+    }
+
+    /// What the thread that queued a command does next.
+    enum Next {
+        case nothing
+        /// Wake the engine through curl (counted in `CurlEngine.wakeUpsUnderWay`).
+        case wakeThroughCurl
+        /// Hand the transfer to curl itself (`CurlEngine.drive`).
+        case drive(Transfer)
+    }
+
+    var pending: [EngineCommand] = []
+    var ended = false
+    private(set) var waiting = Waiting.busy
+    /// The socket watched for a driven transfer while `.watching`.
+    private var watchedSocket: Int32?
+    /// When the parked engine wakes by itself (`DispatchTime` nanoseconds).
+    private var parkedUntil: UInt64 = 0
+    /// The connection the last transfer left while parked: only a start that goes there is
+    /// driven by its caller, so that a caller never makes a connection (sockets are made by
+    /// the engine thread, in its network namespace; a connection being made also runs TLS and
+    /// trust evaluation).
+    private var keptConnection: KeptConnection?
+    /// Run when the engine is next in their state (see `CurlEngine.when`).
+    private var stateWaiters: [(state: Waiting, body: @Sendable () -> Void)] = []
+
+    /// Takes `command` in. The engine takes the queue whole, or in slices without waiting in
+    /// between until it is empty: only the command that finds it empty wakes a busy engine.
+    /// A parked engine is signalled here, under the lock that its `unpark` takes to clear the
+    /// signal: a signal never outlives the wait it was meant for.
+    mutating func accept(_ command: EngineCommand, parking: EngineParking?) -> Next {
+        guard !ended else { return .nothing }
+        switch waiting {
+        case .busy:
+            defer { pending.append(command) }
+            return pending.isEmpty ? .wakeThroughCurl : .nothing
+        case .parked:
+            if let transfer = command.drivableTransfer, keptConnection?.serves(transfer) == true {
+                waiting = .driving
+                return .drive(transfer)
+            }
+            fallthrough
+        case .watching:
+            pending.append(command)
+            waiting = .woken
+            parking?.signal()
+            return .nothing
+        case .driving, .woken:
+            pending.append(command)
+            return .nothing
+        }
+    }
+
+    /// Parks the engine until `deadline` unless a command waits; nil then, else what waited
+    /// for it to park. `connection`: the one the last transfer left in curl's cache.
+    mutating func park(until deadline: UInt64, connection: KeptConnection?) -> [@Sendable () -> Void]? {
+        guard pending.isEmpty else { return nil }
+        waiting = .parked
+        parkedUntil = deadline
+        keptConnection = connection
+        return takeWaiters(for: .parked)
+    }
+
+    /// The parked engine woke: commands wake it through curl again; its signal, timer and
+    /// watch are cleared (all three are only set under this lock while it is parked).
+    mutating func unpark(_ parking: EngineParking) {
+        waiting = .busy
+        keptConnection = nil
+        parking.reset()
+        if let watchedSocket { parking.unwatch(watchedSocket) }
+        watchedSocket = nil
+    }
+
+    /// A driving thread is done with curl: the engine goes on watching `socket` (with its timer
+    /// set when `due` comes before its own wake-up) when curl waits on that socket alone and no
+    /// command came meanwhile, else it is woken. Returns whether `socket` is kept, and what
+    /// waited for the engine to watch.
+    mutating func endDrive(socket: Int32?, due: UInt64, now: UInt64,
+                           parking: EngineParking) -> (keptSocket: Bool, waiters: [@Sendable () -> Void]) {
+        // Woken meanwhile (its own timeout), the engine takes over once the driver lets go.
+        guard waiting == .driving else { return (false, []) }
+        guard let socket, pending.isEmpty else {
+            waiting = .woken
+            parking.signal()
+            return (false, [])
+        }
+        if due < parkedUntil { parking.arm(milliseconds: Int((due - now + 999_999) / 1_000_000)) }
+        waiting = .watching
+        watchedSocket = socket
+        return (true, takeWaiters(for: .watching))
+    }
+
+    /// Keeps `body` for when the engine is next in `state`; false if it is in it now.
+    mutating func wait(for state: Waiting, _ body: @escaping @Sendable () -> Void) -> Bool {
+        guard waiting != state else { return false }
+        stateWaiters.append((state, body))
+        return true
+    }
+
+    private mutating func takeWaiters(for state: Waiting) -> [@Sendable () -> Void] {
+        guard !stateWaiters.isEmpty else { return [] }
+        let due = stateWaiters.filter { $0.state == state }.map(\.body)
+        stateWaiters.removeAll { $0.state == state }
+        return due
+    }
+}
