@@ -287,6 +287,10 @@ final class CurlEngine: @unchecked Sendable {
 
     private func collectFinishedTransfers() {
         var remaining: Int32 = 0
+        var finished = 0
+        // After a burst (several transfers ending together, as over HTTP/2), the next starts
+        // come as a burst too: the engine takes them whole, and none is driven by its caller.
+        defer { if finished > 1 { keptConnection = nil } }
         while let message = curl_multi_info_read(multi, &remaining) {
             var easy: UnsafeMutableRawPointer?
             var result = CURLE_OK
@@ -296,6 +300,7 @@ final class CurlEngine: @unchecked Sendable {
             // waiting: nothing needs the engine thread while it runs the completion (a new
             // command waits that long).
             let idle = running.count == 1 && commands.withLock { $0.pending.isEmpty }
+            finished += 1
             finish(transfer, result: result, cancelled: false, engineIsIdle: idle)
         }
     }
