@@ -13,5 +13,6 @@ for sanitizer in "${sanitizers[@]}"; do
     ASAN_OPTIONS="detect_leaks=0" swift build --build-tests --scratch-path ".build-$sanitizer" --sanitize="$sanitizer"
     # A report fails the run: TSan and ASan exit non-zero when they find something.
     TSAN_OPTIONS="halt_on_error=1" LSAN_OPTIONS="suppressions=$PWD/scripts/lsan-suppressions.txt" \
+        ASAN_OPTIONS="suppressions=$PWD/scripts/asan-suppressions.txt" \
         swift test --skip-build --scratch-path ".build-$sanitizer" --sanitize="$sanitizer"
 done
