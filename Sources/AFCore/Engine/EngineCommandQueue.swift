@@ -127,8 +127,16 @@ struct EngineCommandQueue {
     /// waited for the engine to watch.
     mutating func endDrive(socket: Int32?, due: UInt64, now: UInt64,
                            parking: EngineParking) -> (keptSocket: Bool, waiters: [@Sendable () -> Void]) {
-        // Woken meanwhile (its own timeout), the engine takes over once the driver lets go.
-        guard waiting == .driving else { return (false, []) }
+        guard waiting == .driving else {
+            // The engine woke meanwhile (its own timeout). Busy, it takes over once the driver
+            // lets go; parked again (it took the lock before the driver did), it must be woken
+            // to watch the transfer.
+            if waiting == .parked {
+                waiting = .woken
+                parking.signal()
+            }
+            return (false, [])
+        }
         guard let socket, pending.isEmpty else {
             waiting = .woken
             parking.signal()
