@@ -38,9 +38,12 @@ void afc_park_wait(int epoll_fd, int timeout_ms) {
     while (epoll_wait(epoll_fd, ready, 8, timeout_ms) < 0 && errno == EINTR) {}
 }
 
-void afc_park_reset(int event_fd, int timer_fd) {
+void afc_park_clear_signal(int event_fd) {
     uint64_t count;
     (void)!read(event_fd, &count, sizeof(count));
+}
+
+void afc_park_disarm(int timer_fd) {
     struct itimerspec off = {0};
     timerfd_settime(timer_fd, 0, &off, NULL);
 }

@@ -112,8 +112,8 @@ final class CurlEngine: @unchecked Sendable {
         case .wakeThroughCurl:
             curl_multi_wakeup(multi)
             wakeUpsUnderWay.subtract(1, ordering: .releasing)
-        case let .drive(transfer):
-            drive(transfer)
+        case let .drive(transfer, parking):
+            drive(transfer, parking: parking)
         }
     }
 
@@ -121,8 +121,7 @@ final class CurlEngine: @unchecked Sendable {
     /// request goes out at once; then leaves the engine watching the transfer's connection (and
     /// a timer, when curl or the transfer's idle limit is due before the engine would wake), or
     /// wakes it when curl needs more than that (see `EngineCommandQueue.endDrive`).
-    private func drive(_ transfer: Transfer) {
-        guard let parking else { return } // never parked without it
+    private func drive(_ transfer: Transfer, parking: EngineParking) {
         drivenStarts.add(1, ordering: .relaxed)
         multiLock.lock()
         _ = perform(.start(transfer))

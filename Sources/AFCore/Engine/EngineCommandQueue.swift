@@ -56,7 +56,7 @@ struct EngineCommandQueue {
         /// Wake the engine through curl (counted in `CurlEngine.wakeUpsUnderWay`).
         case wakeThroughCurl
         /// Hand the transfer to curl itself (`CurlEngine.drive`).
-        case drive(Transfer)
+        case drive(Transfer, EngineParking)
     }
 
     var pending: [EngineCommand] = []
@@ -66,6 +66,8 @@ struct EngineCommandQueue {
     private var watchedSocket: Int32?
     /// When the parked engine wakes by itself (`DispatchTime` nanoseconds).
     private var parkedUntil: UInt64 = 0
+    /// Whether a driver armed the parking's timer for this wait.
+    private var timerArmed = false
     /// The connection the last transfer left while parked: only a start that goes there is
     /// driven by its caller, so that a caller never makes a connection (sockets are made by
     /// the engine thread, in its network namespace; a connection being made also runs TLS and
@@ -85,15 +87,14 @@ struct EngineCommandQueue {
             defer { pending.append(command) }
             return pending.isEmpty ? .wakeThroughCurl : .nothing
         case .parked:
-            if let transfer = command.drivableTransfer, keptConnection?.serves(transfer) == true {
+            if let parking, let transfer = command.drivableTransfer, keptConnection?.serves(transfer) == true {
                 waiting = .driving
-                return .drive(transfer)
+                return .drive(transfer, parking)
             }
             fallthrough
         case .watching:
             pending.append(command)
-            waiting = .woken
-            parking?.signal()
+            if let parking { wake(parking) }
             return .nothing
         case .driving, .woken:
             pending.append(command)
@@ -112,13 +113,22 @@ struct EngineCommandQueue {
     }
 
     /// The parked engine woke: commands wake it through curl again; its signal, timer and
-    /// watch are cleared (all three are only set under this lock while it is parked).
+    /// watch are cleared, those that were set (all three only ever are under this lock, while
+    /// it is parked).
     mutating func unpark(_ parking: EngineParking) {
-        waiting = .busy
-        keptConnection = nil
-        parking.reset()
+        if waiting == .woken { parking.clearSignal() }
+        if timerArmed { parking.disarm() }
         if let watchedSocket { parking.unwatch(watchedSocket) }
+        waiting = .busy
+        timerArmed = false
         watchedSocket = nil
+        keptConnection = nil
+    }
+
+    /// Wakes the parked engine: the one signal of this wait (see `unpark`).
+    private mutating func wake(_ parking: EngineParking) {
+        waiting = .woken
+        parking.signal()
     }
 
     /// A driving thread is done with curl: the engine goes on watching `socket` (with its timer
@@ -131,18 +141,17 @@ struct EngineCommandQueue {
             // The engine woke meanwhile (its own timeout). Busy, it takes over once the driver
             // lets go; parked again (it took the lock before the driver did), it must be woken
             // to watch the transfer.
-            if waiting == .parked {
-                waiting = .woken
-                parking.signal()
-            }
+            if waiting == .parked { wake(parking) }
             return (false, [])
         }
         guard let socket, pending.isEmpty else {
-            waiting = .woken
-            parking.signal()
+            wake(parking)
             return (false, [])
         }
-        if due < parkedUntil { parking.arm(milliseconds: Int((due - now + 999_999) / 1_000_000)) }
+        if due < parkedUntil {
+            parking.arm(milliseconds: Int((due - now + 999_999) / 1_000_000))
+            timerArmed = true
+        }
         waiting = .watching
         watchedSocket = socket
         return (true, takeWaiters(for: .watching))

@@ -26,8 +26,11 @@ struct EngineParking: @unchecked Sendable {
     /// Wakes the waiting engine.
     func signal() { afc_park_signal(event) }
 
-    /// Clears a signal and disarms the timer, so neither wakes a later wait.
-    func reset() { afc_park_reset(event, timer) }
+    /// Clears a signal, so it does not wake a later wait.
+    func clearSignal() { afc_park_clear_signal(event) }
+
+    /// Disarms the timer, so it does not wake a later wait.
+    func disarm() { afc_park_disarm(timer) }
 
     /// Makes the wait end `milliseconds` from now at the latest.
     func arm(milliseconds: Int) { afc_park_arm(timer, milliseconds) }

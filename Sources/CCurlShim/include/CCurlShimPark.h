@@ -18,8 +18,10 @@ void afc_park_close(int epoll_fd, int event_fd, int timer_fd);
 /// Waits until the eventfd is signalled, the timer fires, a watched socket is ready, or
 /// `timeout_ms` passed (-1: no limit).
 void afc_park_wait(int epoll_fd, int timeout_ms);
-/// Clears a signal and disarms the timer (so neither wakes a later wait).
-void afc_park_reset(int event_fd, int timer_fd);
+/// Clears a signal (so it does not wake a later wait).
+void afc_park_clear_signal(int event_fd);
+/// Disarms the timer (so it does not wake a later wait).
+void afc_park_disarm(int timer_fd);
 /// Arms the timer to fire once, `timeout_ms` (at least 1) from now.
 void afc_park_arm(int timer_fd, long timeout_ms);
 /// Signals the eventfd.
