@@ -8,6 +8,17 @@ static size_t count_body(char *data, size_t size, size_t count, void *context) {
     return size * count;
 }
 
+static size_t keep_body(char *data, size_t size, size_t count, void *context) {
+    skeleton_transfer *transfer = context;
+    size_t length = size * count;
+    transfer->bodyBytes += length;
+    if (transfer->bodyLength + length <= sizeof(transfer->body)) {
+        memcpy(transfer->body + transfer->bodyLength, data, length);
+        transfer->bodyLength += length;
+    }
+    return length;
+}
+
 static size_t keep_header(char *data, size_t size, size_t count, void *context) {
     skeleton_transfer *transfer = context;
     size_t length = size * count;
@@ -44,6 +55,17 @@ int skeleton_transfer_init(skeleton_transfer *transfer, const char *url, const c
         curl_easy_setopt(easy, CURLOPT_HEADERDATA, transfer);
     }
     transfer->easy = easy;
+    return 0;
+}
+
+int skeleton_transfer_keep_contract(skeleton_transfer *transfer, const char *const *lines, int count) {
+    for (int index = 0; index < count; index++) {
+        struct curl_slist *list = curl_slist_append(transfer->headerList, lines[index]);
+        if (!list) return 1;
+        transfer->headerList = list;
+    }
+    curl_easy_setopt(transfer->easy, CURLOPT_HTTPHEADER, transfer->headerList);
+    curl_easy_setopt(transfer->easy, CURLOPT_WRITEFUNCTION, keep_body);
     return 0;
 }
 

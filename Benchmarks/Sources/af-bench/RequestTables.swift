@@ -15,7 +15,7 @@ func ratio(_ af: Double, _ peer: Double) -> String {
 func requestTables(fixture: Fixture, clients: Clients, options: Options) throws -> (Table, Table) {
     var table = Table(columns: ["workload", "client", "req/s", "CPU ms / 1k req", "peak RSS MiB", "connections", "AF ÷ client"])
     var summary = Table(columns: ["workload", "AF form", "req/s", "÷ libcurl", "÷ AsyncHTTPClient", "÷ URLSession",
-                                  "CPU ÷ libcurl's", "ceiling ÷ libcurl"])
+                                  "CPU ÷ libcurl's", "ceiling ÷ libcurl", "floor ÷ libcurl", "floor's CPU ÷ libcurl's"])
     let runners = clients.all + clients.afForms + clients.skeletons
     for workload in Workload.requestWorkloads(scale: options.scale) {
         let base = workload.server == .http ? fixture.endpoints.http : fixture.endpoints.https
@@ -46,12 +46,19 @@ func requestTables(fixture: Fixture, clients: Clients, options: Options) throws 
         let ceiling = zip(runners, medians).filter { ceilingNames.contains($0.0.name) }
             .map(\.1.requestsPerSecond).max() ?? 0
         let libcurl = medians[1]
+        // The floor: the best of the skeletons that do Alamofire's obliged work (the fastest, and
+        // the least CPU per request, each over libcurl's).
+        let floorNames = Set(clients.floors.map(\.name))
+        let floors = zip(runners, medians).filter { floorNames.contains($0.0.name) }.map(\.1)
+        let floorRate = floors.map(\.requestsPerSecond).max() ?? 0
+        let floorCPU = floors.map(\.cpuMillisecondsPer1000).min() ?? 0
         let forms = [(clients.af, medians[0])] + zip(clients.afForms, medians[clients.all.count...]).map { ($0, $1) }
         for (form, result) in forms {
             summary.add([workload.name, form.name, String(format: "%.0f", result.requestsPerSecond)]
                         + peers.map { ratio(result.requestsPerSecond, $0.requestsPerSecond) }
                         + [String(format: "%.2f×", result.cpuMillisecondsPer1000 / libcurl.cpuMillisecondsPer1000),
-                           ratio(ceiling, libcurl.requestsPerSecond)])
+                           ratio(ceiling, libcurl.requestsPerSecond), ratio(floorRate, libcurl.requestsPerSecond),
+                           String(format: "%.2f×", floorCPU / libcurl.cpuMillisecondsPer1000)])
         }
     }
     return (table, summary)

@@ -1,7 +1,8 @@
 // Runs AF and its peers (raw libcurl, AsyncHTTPClient, Foundation's URLSession) side by side
 // against the project's servers on loopback and prints one table per kind of workload, with
-// AF's ratio to each peer. The request workloads also run `skeleton-bench`, the ceiling of AF's
-// shape (its thread hand-offs and response type, none of its work).
+// AF's ratio to each peer. The request workloads also run `skeleton-bench`: the ceiling of AF's
+// shape (its thread hand-offs and response type, none of its work), and a floor under any
+// implementation of Alamofire's API (the same hand-offs plus the work that API obliges).
 //
 // usage: af-bench [--repeat N] [--scale X] [--only requests|transfers|cache] [--soak]
 //   --repeat N  runs per client and workload; the median by requests/s or MB/s is reported (default 3)
@@ -57,6 +58,11 @@ struct Clients {
     let skeletons: [ClientRunner]
     /// The skeletons that build the response: the best of them is the ceiling for AF's API.
     let ceilings: [ClientRunner]
+    /// The skeletons that also do the per-request work Alamofire's API obliges (a `URLRequest`,
+    /// the default headers, the four notifications, the body as `Data`, validation), each part
+    /// as cheaply as it can be done: the best of them is a floor under any implementation of
+    /// that API on these trips, for the forms that read no `HTTPURLResponse`.
+    let floors: [ClientRunner]
 
     init(directory: URL) {
         let afPath = directory.appendingPathComponent("af-bench-client")
@@ -74,9 +80,13 @@ struct Clients {
             ClientRunner(name: "skeleton: \(name) + HTTPURLResponse", executable: skeletonPath,
                          extraArguments: [shape + "+response"])
         }
+        floors = [("AF's trips", "af-hops"), ("engine thread", "min-hops")].map { name, shape in
+            ClientRunner(name: "skeleton: \(name) + Alamofire's work", executable: skeletonPath,
+                         extraArguments: [shape + "+contract"])
+        }
         skeletons = zip(shapes, ceilings).flatMap { shape, ceiling in
             [ClientRunner(name: "skeleton: \(shape.0)", executable: skeletonPath, extraArguments: [shape.1]), ceiling]
-        }
+        } + floors
     }
 }
 

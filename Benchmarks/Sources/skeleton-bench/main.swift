@@ -10,6 +10,9 @@
 //                   one thread waiting in epoll for the responses, which it hands to the caller's
 //                   queue: one hand-off per request beyond raw libcurl's, the fewest possible while
 //                   handlers run on the caller's queue.
+//   A "+contract" suffix (af-hops, min-hops) adds the per-request work Alamofire's API obliges any
+//   implementation to do, each part done as cheaply as it can be (see Contract.swift): a floor
+//   under the cost of any implementation of that API on the same trips.
 //   A "+fields" suffix also collects each response's header lines into a [String: String] on the
 //   root (or caller's) queue; "+response" then builds FoundationNetworking's HTTPURLResponse from
 //   them, as every AF response handler receives one.
@@ -25,8 +28,8 @@ import SkeletonShim
 let arguments = CommandLine.arguments
 guard arguments.count == 6, let url = URL(string: arguments[1]), let count = Int(arguments[2]),
       let requestedInflight = Int(arguments[3]), count > 0, requestedInflight > 0,
-      ["af-hops", "min-hops", "shared"].contains(arguments[5].replacingOccurrences(of: "+response", with: "").replacingOccurrences(of: "+fields", with: "")) else {
-    FileHandle.standardError.write(Data("usage: skeleton-bench URL COUNT INFLIGHT CAFILE af-hops|min-hops|shared[+fields|+response]\n".utf8))
+      ["af-hops", "min-hops", "shared", "af-hops+contract", "min-hops+contract"].contains(arguments[5].replacingOccurrences(of: "+response", with: "").replacingOccurrences(of: "+fields", with: "")) else {
+    FileHandle.standardError.write(Data("usage: skeleton-bench URL COUNT INFLIGHT CAFILE af-hops[+contract]|min-hops[+contract]|shared[+fields|+response]\n".utf8))
     exit(2)
 }
 let shape = arguments[5]
@@ -34,6 +37,7 @@ let usesRootQueue = shape.hasPrefix("af-hops")
 let sharesMulti = shape.hasPrefix("shared")
 let buildsResponse = shape.hasSuffix("+response")
 let collectsFields = buildsResponse || shape.hasSuffix("+fields")
+let keepsContract = shape.contains("+contract")
 let cafile = arguments[4]
 let inflight = min(count, requestedInflight)
 
@@ -51,8 +55,12 @@ let tally = Tally()
 let done = DispatchSemaphore(value: 0)
 let slots = (0..<inflight).map { _ -> Slot in
     let transfer = UnsafeMutablePointer<skeleton_transfer>.allocate(capacity: 1)
-    guard skeleton_transfer_init(transfer, url.absoluteString, cafile, collectsFields ? 1 : 0) == 0 else {
+    guard skeleton_transfer_init(transfer, url.absoluteString, cafile, collectsFields || keepsContract ? 1 : 0) == 0 else {
         fatalError("curl_easy_init failed")
+    }
+    if keepsContract {
+        var lines = contractHeaderLines.map { strdup($0).map { UnsafePointer($0) } }
+        guard skeleton_transfer_keep_contract(transfer, &lines, Int32(lines.count)) == 0 else { fatalError("curl_slist_append failed") }
     }
     return Slot(transfer: transfer)
 }
@@ -77,6 +85,13 @@ nonisolated(unsafe) var shared: Shared!
     tally.started += 1
     if sharesMulti {
         skeleton_shared_start(shared.pointer, slot.transfer)
+    } else if keepsContract {
+        makeContractRequest(for: slot, url: url)
+        let resume: @Sendable () -> Void = {
+            resumeContractRequest(for: slot)
+            engine.start(slot)
+        }
+        if usesRootQueue { rootQueue.async(execute: resume) } else { resume() }
     } else if usesRootQueue {
         rootQueue.async { engine.start(slot) }
     } else {
@@ -86,6 +101,20 @@ nonisolated(unsafe) var shared: Shared!
 
 @Sendable func finished(_ slot: Slot, status: Int) {
     let deliver: @Sendable () -> Void = {
+        if keepsContract {
+            // Off the engine thread: on the root queue (af-hops) or the handler's queue (min-hops).
+            let receive: @Sendable (ContractResponse) -> Void = { response in
+                if case .failure = response.result { return handle(slot, status: 0) }
+                handle(slot, status: status)
+            }
+            if usesRootQueue {
+                let response = completeContractRequest(for: slot, status: status)
+                handlerQueue.async { receive(response) }
+            } else {
+                handlerQueue.async { receive(completeContractRequest(for: slot, status: status)) }
+            }
+            return
+        }
         var code = status
         if collectsFields {
             let fields = headerFields(slot)

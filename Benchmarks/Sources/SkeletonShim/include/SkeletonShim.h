@@ -11,6 +11,12 @@ typedef struct {
     char headers[4096];
     size_t headersLength;
     size_t bodyBytes;
+    /// The body of the last response ("+contract" shapes only, up to its size).
+    char body[4096];
+    size_t bodyLength;
+    struct curl_slist *headerList;
+    /// The request the transfer is for ("+contract" shapes), retained.
+    void *owner;
 } skeleton_transfer;
 
 /// A multi handle set up as curl-multi-bench sets its own.
@@ -18,6 +24,9 @@ CURLM *skeleton_multi(long inflight);
 /// Sets up `transfer` for GETs of `url` as curl-multi-bench does; `collectHeaders`: also keep
 /// the response's header lines. Returns 0 on success.
 int skeleton_transfer_init(skeleton_transfer *transfer, const char *url, const char *cafile, int collectHeaders);
+/// Also sends `lines` as request headers and keeps each response's body in `body` (the
+/// "+contract" shapes). Returns 0 on success.
+int skeleton_transfer_keep_contract(skeleton_transfer *transfer, const char *const *lines, int count);
 /// Whether `message` says a transfer finished; if so, which and how.
 int skeleton_done(CURLMsg *message, CURL **easy, CURLcode *result);
 /// The finished transfer's status code.
