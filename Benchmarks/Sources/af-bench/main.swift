@@ -80,7 +80,7 @@ struct Clients {
             ClientRunner(name: "skeleton: \(name) + HTTPURLResponse", executable: skeletonPath,
                          extraArguments: [shape + "+response"])
         }
-        floors = [("AF's trips", "af-hops"), ("engine thread", "min-hops")].map { name, shape in
+        floors = [("AF's trips", "af-hops"), ("engine thread", "min-hops"), ("shared multi", "shared")].map { name, shape in
             ClientRunner(name: "skeleton: \(name) + Alamofire's work", executable: skeletonPath,
                          extraArguments: [shape + "+contract"])
         }

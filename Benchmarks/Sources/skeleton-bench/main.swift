@@ -10,7 +10,7 @@
 //                   one thread waiting in epoll for the responses, which it hands to the caller's
 //                   queue: one hand-off per request beyond raw libcurl's, the fewest possible while
 //                   handlers run on the caller's queue.
-//   A "+contract" suffix (af-hops, min-hops) adds the per-request work Alamofire's API obliges any
+//   A "+contract" suffix (af-hops, min-hops, shared) adds the per-request work Alamofire's API obliges any
 //   implementation to do, each part done as cheaply as it can be (see Contract.swift): a floor
 //   under the cost of any implementation of that API on the same trips.
 //   A "+fields" suffix also collects each response's header lines into a [String: String] on the
@@ -28,8 +28,8 @@ import SkeletonShim
 let arguments = CommandLine.arguments
 guard arguments.count == 6, let url = URL(string: arguments[1]), let count = Int(arguments[2]),
       let requestedInflight = Int(arguments[3]), count > 0, requestedInflight > 0,
-      ["af-hops", "min-hops", "shared", "af-hops+contract", "min-hops+contract"].contains(arguments[5].replacingOccurrences(of: "+response", with: "").replacingOccurrences(of: "+fields", with: "")) else {
-    FileHandle.standardError.write(Data("usage: skeleton-bench URL COUNT INFLIGHT CAFILE af-hops[+contract]|min-hops[+contract]|shared[+fields|+response]\n".utf8))
+      ["af-hops", "min-hops", "shared", "af-hops+contract", "min-hops+contract", "shared+contract"].contains(arguments[5].replacingOccurrences(of: "+response", with: "").replacingOccurrences(of: "+fields", with: "")) else {
+    FileHandle.standardError.write(Data("usage: skeleton-bench URL COUNT INFLIGHT CAFILE af-hops|min-hops|shared[+contract|+fields|+response]\n".utf8))
     exit(2)
 }
 let shape = arguments[5]
@@ -84,6 +84,10 @@ nonisolated(unsafe) var shared: Shared!
 @Sendable func start(_ slot: Slot) {
     tally.started += 1
     if sharesMulti {
+        if keepsContract {
+            makeContractRequest(for: slot, url: url)
+            resumeContractRequest(for: slot)
+        }
         skeleton_shared_start(shared.pointer, slot.transfer)
     } else if keepsContract {
         makeContractRequest(for: slot, url: url)
@@ -102,7 +106,7 @@ nonisolated(unsafe) var shared: Shared!
 @Sendable func finished(_ slot: Slot, status: Int) {
     let deliver: @Sendable () -> Void = {
         if keepsContract {
-            // Off the engine thread: on the root queue (af-hops) or the handler's queue (min-hops).
+            // Off the engine thread: on the root queue (af-hops) or the handler's queue (the others).
             let receive: @Sendable (ContractResponse) -> Void = { response in
                 if case .failure = response.result { return handle(slot, status: 0) }
                 handle(slot, status: status)
