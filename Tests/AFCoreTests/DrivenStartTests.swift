@@ -75,6 +75,23 @@ import Testing
         #expect(session.engine.drivenStartCount == 1)
     }
 
+    @Test func aConnectionTheServerClosesIsLeftToTheEngine() async throws {
+        // A response with `Connection: close` (an option among others, in any case) leaves no
+        // connection behind: the next start would need a new one, which only the engine makes.
+        let session = patientSession()
+        func get(_ key: String, _ query: String = "") async throws {
+            await engine(of: session, reaches: .parked)
+            _ = try await session.request(Server.faults("/cacheable/driven-\(key)\(query)")).validate().serializingData().value
+        }
+        try await get("first")
+        try await get("closing", "?h=Connection:%20keep-alive,%20Close")
+        #expect(session.engine.drivenStartCount == 1)
+        try await get("after-close")
+        #expect(session.engine.drivenStartCount == 1)
+        try await get("kept")
+        #expect(session.engine.drivenStartCount == 2)
+    }
+
     @Test func aDrivenRequestTimesOutOnTime() async throws {
         // Its idle limit is due long before the engine would wake by itself: the caller sets the
         // engine's timer.

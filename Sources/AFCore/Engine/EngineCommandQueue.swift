@@ -37,16 +37,50 @@ struct EngineCommandQueue {
         }
 
         /// The connection `transfer` leaves in curl's cache, if any: it ended well, over HTTP/1.1
-        /// or later, without the server closing the connection.
+        /// or later, without the server closing the connection. Worked out on the engine thread
+        /// as each sequential request ends, so by bytes: Foundation's `range(of:)` and
+        /// `contains(_:)` on strings cost 20k instructions here.
         init?(of transfer: Transfer, outcome: TransferOutcome) {
             guard outcome.failure == nil, !outcome.wasCancelled, !transfer.standing.freshConnection,
                   outcome.timings.httpVersion >= Int(CURL_HTTP_VERSION_1_1),
-                  outcome.head?.value(for: "connection")?.lowercased().contains("close") != true,
-                  let schemeEnd = transfer.spec.url.range(of: "://") else { return nil }
-            let url = transfer.spec.url
-            let authorityEnd = url[schemeEnd.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
-            origin = url[..<authorityEnd]
+                  !Self.namesClose(outcome.head?.value(for: "connection")),
+                  let origin = Self.origin(of: transfer.spec.url) else { return nil }
+            self.origin = origin
             standing = transfer.standing
+        }
+
+        /// Whether a `Connection` field's value lists the `close` option (RFC 9112 §9.6; options
+        /// are comma-separated tokens, compared without case).
+        static func namesClose(_ connection: String?) -> Bool {
+            guard var connection else { return false }
+            return connection.withUTF8 { bytes in
+                let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+                var start = 0
+                while start <= bytes.count {
+                    let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.count
+                    var first = start, last = end
+                    while first < last, isBlank(bytes[first]) { first += 1 }
+                    while last > first, isBlank(bytes[last - 1]) { last -= 1 }
+                    if last - first == 5, zip(bytes[first..<last], "close".utf8).allSatisfy({ $0.equalsIgnoringASCIICase($1) }) {
+                        return true
+                    }
+                    start = end + 1
+                }
+                return false
+            }
+        }
+
+        /// `url` up to the end of its authority (`scheme://host:port`), or nil without `://`.
+        static func origin(of url: String) -> Substring? {
+            var contiguous = url
+            let length: Int? = contiguous.withUTF8 { bytes in
+                guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon + 2 < bytes.count,
+                      bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") else { return nil }
+                return bytes[(colon + 3)...].firstIndex {
+                    $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
+                } ?? bytes.count
+            }
+            return length.map { url[..<url.utf8.index(url.utf8.startIndex, offsetBy: $0)] }
         }
     }
 
