@@ -17,7 +17,6 @@ struct skeleton_shared {
     pthread_mutex_t lock;
     int epoll;
     int wake;                 // eventfd: an earlier curl deadline than the waiter knows
-    long timeoutMs;           // curl's latest timer request; -1: none
     skeleton_done_callback done;
     void *context;
 };
@@ -39,11 +38,13 @@ static int on_socket(CURL *easy, curl_socket_t socket, int what, void *userp, vo
     return 0;
 }
 
-static int on_timer(CURLM *multi, long timeoutMs, void *userp) {
-    (void)multi;
-    skeleton_shared *shared = userp;
-    shared->timeoutMs = timeoutMs;
-    return 0;
+/// curl's next deadline in milliseconds (-1: none), asked of curl itself: its timer callback is
+/// not called again while its earliest deadline keeps its time, so a value kept from the callback
+/// can stay in the past and make the waiter spin on epoll_wait(0). Under the lock.
+static long next_timeout(skeleton_shared *shared) {
+    long timeout = -1;
+    curl_multi_timeout(shared->multi, &timeout);
+    return timeout;
 }
 
 skeleton_shared *skeleton_shared_create(long inflight, skeleton_done_callback done, void *context) {
@@ -55,13 +56,10 @@ skeleton_shared *skeleton_shared_create(long inflight, skeleton_done_callback do
     shared->wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     struct epoll_event event = {.events = EPOLLIN, .data.fd = shared->wake};
     epoll_ctl(shared->epoll, EPOLL_CTL_ADD, shared->wake, &event);
-    shared->timeoutMs = -1;
     shared->done = done;
     shared->context = context;
     curl_multi_setopt(shared->multi, CURLMOPT_SOCKETFUNCTION, on_socket);
     curl_multi_setopt(shared->multi, CURLMOPT_SOCKETDATA, shared);
-    curl_multi_setopt(shared->multi, CURLMOPT_TIMERFUNCTION, on_timer);
-    curl_multi_setopt(shared->multi, CURLMOPT_TIMERDATA, shared);
     return shared;
 }
 
@@ -91,11 +89,11 @@ void skeleton_shared_start(skeleton_shared *shared, skeleton_transfer *transfer)
     long statuses[64];
     int running;
     pthread_mutex_lock(&shared->lock);
-    long before = shared->timeoutMs;
+    long before = next_timeout(shared);
     curl_multi_add_handle(shared->multi, transfer->easy);
     curl_multi_socket_action(shared->multi, CURL_SOCKET_TIMEOUT, 0, &running);
     int count = collect(shared, finished, statuses, 64);
-    long after = shared->timeoutMs;
+    long after = next_timeout(shared);
     pthread_mutex_unlock(&shared->lock);
     // The waiter sleeps on the deadline it saw; tell it when curl now wants one sooner.
     if (after >= 0 && (before < 0 || after < before)) {
@@ -111,7 +109,7 @@ void skeleton_shared_run(skeleton_shared *shared) {
     long statuses[64];
     for (;;) {
         pthread_mutex_lock(&shared->lock);
-        long timeout = shared->timeoutMs;
+        long timeout = next_timeout(shared);
         pthread_mutex_unlock(&shared->lock);
         int ready = epoll_wait(shared->epoll, events, 64, timeout < 0 ? 1000 : (int)timeout);
         int running;
