@@ -63,6 +63,9 @@ struct Clients {
     /// as cheaply as it can be done: the best of them is a floor under any implementation of
     /// that API on these trips, for the forms that read no `HTTPURLResponse`.
     let floors: [ClientRunner]
+    /// The same skeletons building the `HTTPURLResponse` the handler reads: the floor for the
+    /// status + metrics form.
+    let responseFloors: [ClientRunner]
 
     init(directory: URL) {
         let afPath = directory.appendingPathComponent("af-bench-client")
@@ -80,13 +83,18 @@ struct Clients {
             ClientRunner(name: "skeleton: \(name) + HTTPURLResponse", executable: skeletonPath,
                          extraArguments: [shape + "+response"])
         }
-        floors = [("AF's trips", "af-hops"), ("engine thread", "min-hops"), ("shared multi", "shared")].map { name, shape in
+        let floorShapes = [("AF's trips", "af-hops"), ("engine thread", "min-hops"), ("shared multi", "shared")]
+        floors = floorShapes.map { name, shape in
             ClientRunner(name: "skeleton: \(name) + Alamofire's work", executable: skeletonPath,
                          extraArguments: [shape + "+contract"])
         }
+        responseFloors = floorShapes.map { name, shape in
+            ClientRunner(name: "skeleton: \(name) + Alamofire's work + HTTPURLResponse", executable: skeletonPath,
+                         extraArguments: [shape + "+contract+response"])
+        }
         skeletons = zip(shapes, ceilings).flatMap { shape, ceiling in
             [ClientRunner(name: "skeleton: \(shape.0)", executable: skeletonPath, extraArguments: [shape.1]), ceiling]
-        } + floors
+        } + floors + responseFloors
     }
 }
 

@@ -12,7 +12,8 @@
 //                   handlers run on the caller's queue.
 //   A "+contract" suffix (af-hops, min-hops, shared) adds the per-request work Alamofire's API obliges any
 //   implementation to do, each part done as cheaply as it can be (see Contract.swift): a floor
-//   under the cost of any implementation of that API on the same trips.
+//   under the cost of any implementation of that API on the same trips; "+contract+response"
+//   also builds the HTTPURLResponse the handler reads, as AF's status + metrics form does.
 //   A "+fields" suffix also collects each response's header lines into a [String: String] on the
 //   root (or caller's) queue; "+response" then builds FoundationNetworking's HTTPURLResponse from
 //   them, as every AF response handler receives one.
@@ -109,6 +110,11 @@ nonisolated(unsafe) var shared: Shared!
             // Off the engine thread: on the root queue (af-hops) or the handler's queue (the others).
             let receive: @Sendable (ContractResponse) -> Void = { response in
                 if case .failure = response.result { return handle(slot, status: 0) }
+                // "+response": the handler reads the HTTPURLResponse, built then from the lines.
+                if buildsResponse, HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1",
+                                                   headerFields: headerFields(slot))?.statusCode != status {
+                    return handle(slot, status: 0)
+                }
                 handle(slot, status: status)
             }
             if usesRootQueue {
