@@ -84,24 +84,13 @@ nonisolated(unsafe) var shared: Shared!
 
 @Sendable func start(_ slot: Slot) {
     tally.started += 1
-    if sharesMulti {
-        if keepsContract {
-            makeContractRequest(for: slot, url: url)
-            resumeContractRequest(for: slot)
-        }
-        skeleton_shared_start(shared.pointer, slot.transfer)
-    } else if keepsContract {
-        makeContractRequest(for: slot, url: url)
-        let resume: @Sendable () -> Void = {
-            resumeContractRequest(for: slot)
-            engine.start(slot)
-        }
-        if usesRootQueue { rootQueue.async(execute: resume) } else { resume() }
-    } else if usesRootQueue {
-        rootQueue.async { engine.start(slot) }
-    } else {
-        engine.start(slot)
+    if keepsContract { makeContractRequest(for: slot, url: url) }
+    /// The resume: the contract's notifications, then the transfer to curl.
+    @Sendable func send() {
+        if keepsContract { resumeContractRequest(for: slot) }
+        if sharesMulti { skeleton_shared_start(shared.pointer, slot.transfer) } else { engine.start(slot) }
     }
+    if usesRootQueue { rootQueue.async(execute: send) } else { send() }
 }
 
 @Sendable func finished(_ slot: Slot, status: Int) {

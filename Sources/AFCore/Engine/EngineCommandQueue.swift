@@ -29,11 +29,7 @@ struct EngineCommandQueue {
         /// Whether `transfer` goes to the same place, the same way (so curl reuses this
         /// connection rather than open one).
         func serves(_ transfer: Transfer) -> Bool {
-            guard transfer.standing == standing else { return false }
-            let url = transfer.spec.url.utf8
-            guard url.starts(with: origin.utf8) else { return false }
-            let rest = url.dropFirst(origin.utf8.count)
-            return rest.first.map { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? true
+            transfer.standing == standing && Self.origin(of: transfer.spec.url) == origin
         }
 
         /// The connection `transfer` leaves in curl's cache, if any: it ended well, over HTTP/1.1
@@ -52,21 +48,14 @@ struct EngineCommandQueue {
         /// Whether a `Connection` field's value lists the `close` option (RFC 9112 §9.6; options
         /// are comma-separated tokens, compared without case).
         static func namesClose(_ connection: String?) -> Bool {
-            guard var connection else { return false }
-            return connection.withUTF8 { bytes in
-                let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
-                var start = 0
-                while start <= bytes.count {
-                    let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.count
-                    var first = start, last = end
-                    while first < last, isBlank(bytes[first]) { first += 1 }
-                    while last > first, isBlank(bytes[last - 1]) { last -= 1 }
-                    if last - first == 5, zip(bytes[first..<last], "close".utf8).allSatisfy({ $0.equalsIgnoringASCIICase($1) }) {
-                        return true
-                    }
-                    start = end + 1
-                }
-                return false
+            guard let connection else { return false }
+            var rest = Substring(connection)
+            while true {
+                let comma = rest.utf8.firstIndex(of: UInt8(ascii: ","))
+                let option = rest[..<(comma ?? rest.endIndex)].trimmingASCIISpaces()
+                if option.utf8.elementsEqual("close".utf8, by: { $0.equalsIgnoringASCIICase($1) }) { return true }
+                guard let comma else { return false }
+                rest = rest[rest.utf8.index(after: comma)...]
             }
         }
 
