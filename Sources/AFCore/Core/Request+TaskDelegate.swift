@@ -7,7 +7,7 @@ import FoundationNetworking
 // the session's), engine events for the monitors, and the end of the attempt.
 extension Request: SessionTaskDelegate {
     var observesTransferEvents: Bool {
-        session?.eventMonitor.observesTransferEvents ?? false
+        sessionObservesTransferEvents
     }
 
     /// Not when a task awaits the response: resumed there, it would queue the next request's

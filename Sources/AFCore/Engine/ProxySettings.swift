@@ -30,7 +30,7 @@ struct ProxySettings: Sendable, Equatable {
 
     /// The proxy URL for a request of `scheme`, or "" for none.
     func proxy(forScheme scheme: String?) -> String {
-        scheme?.lowercased() == "https" ? https : http
+        scheme?.equalsIgnoringASCIICase("https") == true ? https : http
     }
 
     /// Reads Apple's `<prefix>Enable`, `<prefix>Proxy` and `<prefix>Port` keys (an HTTP proxy,

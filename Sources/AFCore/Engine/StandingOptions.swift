@@ -29,7 +29,7 @@ struct StandingOptions: Equatable {
         case .http2PriorKnowledge: Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE)
         }
         // The scheme on the wire (an http+unix URL is sent as http).
-        let scheme = spec.unixSocketPath == nil ? spec.requestURL?.scheme : URL(string: spec.url)?.scheme
+        let scheme = spec.unixSocketPath == nil ? spec.scheme : URL(string: spec.url)?.scheme
         let cleartextHTTP2 = spec.httpVersion.speaksHTTP2WithoutNegotiation(scheme: scheme)
         if cleartextHTTP2, LibcurlQuirks.breaksReusedPriorKnowledgeConnections {
             freshConnection = true

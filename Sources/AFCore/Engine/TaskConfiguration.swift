@@ -83,7 +83,9 @@ final class TaskConfiguration: @unchecked Sendable {
             lines.append(Self.headerLine(name: name, value: value))
         }
         let method = request.httpMethod ?? "GET"
-        let socketRoute = UnixSocketRoute.route(for: url, sessionSocket: unixSocketPath)
+        // Read once: each read of a URL's scheme parses it again.
+        let scheme = url?.scheme
+        let socketRoute = UnixSocketRoute.route(for: url, scheme: scheme, sessionSocket: unixSocketPath)
         let urlString = socketRoute?.wireURL ?? url?.absoluteString ?? ""
         if unsafe == nil { unsafe = WireRules.problem(method: method, url: urlString) }
         // The request's own headers win over the configuration's (names compare case-insensitively).
@@ -108,7 +110,8 @@ final class TaskConfiguration: @unchecked Sendable {
             decompressionLimit: decompressionLimit,
             caFile: caFile,
             caPath: caPath,
-            proxy: socketRoute == nil ? proxies.proxy(forScheme: url?.scheme) : "",
+            scheme: scheme,
+            proxy: socketRoute == nil ? proxies.proxy(forScheme: scheme) : "",
             unixSocketPath: socketRoute?.socketPath,
             noProxy: proxies.noProxy,
             credential: credential,

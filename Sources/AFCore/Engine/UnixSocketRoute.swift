@@ -20,9 +20,10 @@ enum UnixSocketRoute {
 
     /// Where a request to `url` goes: the socket's path and the URL curl is given; nil for a URL
     /// that names no socket and when the Session has none.
-    static func route(for url: URL?, sessionSocket: String?) -> (socketPath: String, wireURL: String)? {
+    /// `scheme`: `url`'s, as the caller read it (reading it again costs as much as the rest).
+    static func route(for url: URL?, scheme: String?, sessionSocket: String?) -> (socketPath: String, wireURL: String)? {
         // Every request passes here: scheme names are compared in place, nothing is allocated.
-        guard let url, let scheme = url.scheme else { return nil }
+        guard let url, let scheme else { return nil }
         if isSocketScheme(scheme) {
             guard let socketPath = url.host, !socketPath.isEmpty,
                   var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
