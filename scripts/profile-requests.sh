@@ -5,6 +5,9 @@
 # Usage: scripts/profile-requests.sh [FORM [INFLIGHT]]   FORM: metrics | result | async (af-bench-client)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+for tool in valgrind perf; do
+    command -v "$tool" >/dev/null || { echo "needs $tool (Debian: apt-get install valgrind linux-perf)" >&2; exit 2; }
+done
 form=${1:-result}
 inflight=${2:-64}
 work=$(mktemp -d)
