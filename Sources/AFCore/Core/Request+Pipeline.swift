@@ -8,12 +8,6 @@ extension Request {
     /// The session that runs the request, if it still exists.
     var session: Session? { delegate as? Session }
 
-    /// Whether a monitor of the session may want the engine's head and body events. Asked per
-    /// exchange: a session with no monitor but the notification posters is not looked up.
-    var sessionObservesTransferEvents: Bool {
-        sessionIsObserved && session?.eventMonitor.observesTransferEvents == true
-    }
-
     /// Sends `event` to the session's monitors and to this request's own. `notifying`: the
     /// notification `AlamofireNotifications` posts for the event. The event's closure is made
     /// only once some monitor is known to get it (`event` is evaluated then): an event nobody

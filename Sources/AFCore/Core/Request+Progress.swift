@@ -34,7 +34,7 @@ extension Request {
     /// Whether byte counts matter to anyone: a progress handler, an upload or download, or a monitor.
     var observesProgress: Bool {
         let hasHandler = mutableState.withLock { $0.uploadProgressHandler != nil || $0.downloadProgressHandler != nil }
-        return hasHandler || keepsProgressCurrent || sessionObservesTransferEvents
+        return hasHandler || keepsProgressCurrent || observesTransferEvents
     }
 
     /// New byte counts for the current exchange (engine thread): update the progress objects on

@@ -6,8 +6,10 @@ import FoundationNetworking
 // What a request's task asks of it: redirect and cache decisions (the request's handler, else
 // the session's), engine events for the monitors, and the end of the attempt.
 extension Request: SessionTaskDelegate {
+    /// Whether a monitor of the session may want the engine's head and body events. Asked per
+    /// exchange: a session with no monitor but the notification posters is not looked up.
     var observesTransferEvents: Bool {
-        sessionObservesTransferEvents
+        sessionIsObserved && session?.eventMonitor.observesTransferEvents == true
     }
 
     /// Not when a task awaits the response: resumed there, it would queue the next request's

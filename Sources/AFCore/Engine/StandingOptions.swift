@@ -28,8 +28,7 @@ struct StandingOptions: Equatable {
         case .http1Only: Int(CURL_HTTP_VERSION_1_1)
         case .http2PriorKnowledge: Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE)
         }
-        // The scheme on the wire (an http+unix URL is sent as http).
-        let scheme = spec.unixSocketPath == nil ? spec.scheme : URL(string: spec.url)?.scheme
+        let scheme = spec.scheme
         let cleartextHTTP2 = spec.httpVersion.speaksHTTP2WithoutNegotiation(scheme: scheme)
         if cleartextHTTP2, LibcurlQuirks.breaksReusedPriorKnowledgeConnections {
             freshConnection = true

@@ -110,7 +110,7 @@ final class TaskConfiguration: @unchecked Sendable {
             decompressionLimit: decompressionLimit,
             caFile: caFile,
             caPath: caPath,
-            scheme: scheme,
+            scheme: socketRoute?.wireScheme ?? scheme,
             proxy: socketRoute == nil ? proxies.proxy(forScheme: scheme) : "",
             unixSocketPath: socketRoute?.socketPath,
             noProxy: proxies.noProxy,

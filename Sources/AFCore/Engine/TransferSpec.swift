@@ -35,7 +35,8 @@ struct TransferSpec: @unchecked Sendable {
     var decompressionLimit: DecompressionLimit?
     var caFile: String?
     var caPath: String?
-    /// `requestURL`'s scheme, read once for the transfer's decisions.
+    /// The scheme on the wire (`requestURL`'s; an http+unix URL is sent as http), read once for
+    /// the transfer's decisions.
     var scheme: String?
     /// Proxy URL; "" connects directly (and keeps curl from reading proxy variables itself).
     var proxy: String

@@ -18,23 +18,25 @@ enum UnixSocketRoute {
         return scheme.equalsIgnoringASCIICase("http+unix") || scheme.equalsIgnoringASCIICase("https+unix")
     }
 
-    /// Where a request to `url` goes: the socket's path and the URL curl is given; nil for a URL
-    /// that names no socket and when the Session has none.
+    /// Where a request to `url` goes: the socket's path, the URL curl is given and its scheme;
+    /// nil for a URL that names no socket and when the Session has none.
     /// `scheme`: `url`'s, as the caller read it (reading it again costs as much as the rest).
-    static func route(for url: URL?, scheme: String?, sessionSocket: String?) -> (socketPath: String, wireURL: String)? {
+    static func route(for url: URL?, scheme: String?,
+                      sessionSocket: String?) -> (socketPath: String, wireURL: String, wireScheme: String)? {
         // Every request passes here: scheme names are compared in place, nothing is allocated.
         guard let url, let scheme else { return nil }
         if isSocketScheme(scheme) {
             guard let socketPath = url.host, !socketPath.isEmpty,
                   var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
-            components.scheme = scheme.equalsIgnoringASCIICase("https+unix") ? "https" : "http"
+            let wireScheme = scheme.equalsIgnoringASCIICase("https+unix") ? "https" : "http"
+            components.scheme = wireScheme
             components.percentEncodedHost = "localhost"
             components.port = nil
             if components.percentEncodedPath.isEmpty { components.percentEncodedPath = "/" }
-            return components.string.map { (socketPath, $0) }
+            return components.string.map { (socketPath, $0, wireScheme) }
         }
         guard let sessionSocket, scheme.equalsIgnoringASCIICase("http") || scheme.equalsIgnoringASCIICase("https") else { return nil }
-        return (sessionSocket, url.absoluteString)
+        return (sessionSocket, url.absoluteString, scheme)
     }
 }
 
