@@ -72,6 +72,9 @@ public class Request: @unchecked Sendable {
     }
 
     let mutableState = Protected(MutableState())
+    /// The request's place among its session's active ones; -1 when not among them. Read and
+    /// written only under the session's lock for that list (see `ActiveRequests`).
+    var activeSlot = -1
     /// The trips the request's work made between threads (see `HandOffs`).
     let handOffs = HandOffs()
 

@@ -27,7 +27,7 @@ extension Session {
         defer { request.didRegister() }
         guard !request.isCancelled else { return false }
         let refused = shutdownState.withLock { state in
-            if !state.requested { activeRequests.withLock { _ = $0.insert(request) } }
+            if !state.requested { activeRequests.withLock { $0.insert(request) } }
             return state.requested
         }
         if refused { request.underlyingQueue.async { request.finish(error: .sessionInvalidated(error: nil)) } }

@@ -67,7 +67,7 @@ open class Session: @unchecked Sendable {
     private let urlSession = Protected<URLSession?>(nil)
     let engine: CurlEngine
     let taskConfiguration: TaskConfiguration
-    let activeRequests = Protected<Set<Request>>([])
+    let activeRequests = Protected(ActiveRequests())
     /// Where `shutdown()` stands.
     let shutdownState = Protected(ShutdownState())
 
@@ -145,7 +145,7 @@ open class Session: @unchecked Sendable {
     deinit {
         // Requests not started yet would otherwise wait forever for a session that is gone;
         // running ones end the same way when the engine cancels their transfers.
-        for request in activeRequests.value {
+        for request in activeRequests.value.all {
             request.underlyingQueue.async { request.finish(error: .sessionDeinitialized) }
         }
         engine.shutdown()
@@ -153,7 +153,7 @@ open class Session: @unchecked Sendable {
 
     /// Calls `action` on `rootQueue` with the requests that have not finished.
     public func withAllRequests(perform action: @escaping @Sendable (Set<Request>) -> Void) {
-        rootQueue.async { action(self.activeRequests.value) }
+        rootQueue.async { action(self.activeRequests.value.all) }
     }
 
     /// Cancels every active request, then calls `completion` on `queue`.

@@ -266,6 +266,15 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
     /// delegate. A streamed body is also kept for the HTTP cache when `copyingStreamForCache`.
     func makeTransfer(for request: URLRequest, download: DownloadTarget?, reporting: Reporting,
                       trust: TrustRequirement?, copyingStreamForCache: Bool = false) -> Transfer {
+        // The spec is handed over as made, not copied: a copy retains each of its references.
+        Transfer(spec: transferSpec(for: request, download: download, holdsResponse: reporting.holdsResponse, trust: trust,
+                                    copyingStreamForCache: copyingStreamForCache),
+                 delegate: self, reportsEvents: reporting.events, reportsProgress: reporting.progress,
+                 parsedURLs: configuration.parsedURLs, standingOptions: configuration.standingOptions)
+    }
+
+    private func transferSpec(for request: URLRequest, download: DownloadTarget?, holdsResponse: Bool,
+                              trust: TrustRequirement?, copyingStreamForCache: Bool) -> TransferSpec {
         // A redirect that changed the method (to GET) leaves the body behind.
         let keepsBody = request.httpMethod == originalRequest?.httpMethod
         var spec = configuration.transferSpec(for: request, credential: credential(for: request),
@@ -275,9 +284,8 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
             spec.streamCopyLimit = TaskConfiguration.streamCopyLimit
         }
         spec.trust = trust
-        spec.responseGate = reporting.holdsResponse ? ResponseGate() : nil
-        return Transfer(spec: spec, delegate: self, reportsEvents: reporting.events, reportsProgress: reporting.progress,
-                        parsedURLs: configuration.parsedURLs)
+        spec.responseGate = holdsResponse ? ResponseGate() : nil
+        return spec
     }
 }
 

@@ -5,70 +5,109 @@ import Foundation
 /// The options most transfers of a session share (protocol, timeouts, proxy, CA files). A pooled
 /// handle keeps them between plain transfers that ask for the same, instead of being cleared and
 /// set again for every request: clearing and re-setting took a fifth of the engine thread's work
-/// per small request.
-struct StandingOptions: Equatable {
-    var httpVersion: Int
-    /// Wait for a connection to multiplex on rather than open another.
-    var pipeWait = false
-    /// Open a fresh connection and close it after the transfer (see `LibcurlQuirks`).
-    var freshConnection = false
-    var connectTimeoutMilliseconds = 0
-    var lowSpeedTime = 0
-    var timeoutMilliseconds = 0
-    /// Proxy URL; "" connects directly.
-    var proxy: String
-    var noProxy: String?
-    var caFile: String?
-    var caPath: String?
-    var unixSocketPath: String?
+/// per small request. Immutable and shared: a session's transfers that ask for the same options
+/// get the same object (see `StandingOptions.Cache`), so the engine thread compares and keeps
+/// them by reference.
+final class StandingOptions: Equatable, Sendable {
+    /// The options' values.
+    struct Values: Equatable {
+        var httpVersion: Int
+        /// Wait for a connection to multiplex on rather than open another.
+        var pipeWait = false
+        /// Open a fresh connection and close it after the transfer (see `LibcurlQuirks`).
+        var freshConnection = false
+        var connectTimeoutMilliseconds = 0
+        var lowSpeedTime = 0
+        var timeoutMilliseconds = 0
+        /// Proxy URL; "" connects directly.
+        var proxy: String
+        var noProxy: String?
+        var caFile: String?
+        var caPath: String?
+        var unixSocketPath: String?
 
-    init(spec: borrowing TransferSpec) {
-        httpVersion = switch spec.httpVersion {
-        case .automatic: Int(CURL_HTTP_VERSION_2TLS)
-        case .http1Only: Int(CURL_HTTP_VERSION_1_1)
-        case .http2PriorKnowledge: Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE)
+        init(spec: borrowing TransferSpec) {
+            httpVersion = switch spec.httpVersion {
+            case .automatic: Int(CURL_HTTP_VERSION_2TLS)
+            case .http1Only: Int(CURL_HTTP_VERSION_1_1)
+            case .http2PriorKnowledge: Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE)
+            }
+            let scheme = spec.scheme
+            let cleartextHTTP2 = spec.httpVersion.speaksHTTP2WithoutNegotiation(scheme: scheme)
+            if cleartextHTTP2, LibcurlQuirks.breaksReusedPriorKnowledgeConnections {
+                freshConnection = true
+            } else if cleartextHTTP2 || scheme?.equalsIgnoringASCIICase("https") == true {
+                // Waiting for a connection to multiplex on only makes sense where HTTP/2 may be
+                // spoken: on cleartext HTTP/1.1 curl would queue behind a busy connection until
+                // its response.
+                pipeWait = true
+            }
+            if spec.idleTimeout > 0 {
+                connectTimeoutMilliseconds = Int(spec.idleTimeout * 1000)
+                lowSpeedTime = max(1, Int(spec.idleTimeout.rounded(.up)))
+            }
+            if spec.resourceTimeout > 0, spec.resourceTimeout < TimeInterval(Int.max / 1000) {
+                timeoutMilliseconds = Int(spec.resourceTimeout * 1000)
+            }
+            proxy = spec.proxy
+            noProxy = spec.noProxy
+            caFile = spec.caFile
+            caPath = spec.caPath
+            unixSocketPath = spec.unixSocketPath
         }
-        let scheme = spec.scheme
-        let cleartextHTTP2 = spec.httpVersion.speaksHTTP2WithoutNegotiation(scheme: scheme)
-        if cleartextHTTP2, LibcurlQuirks.breaksReusedPriorKnowledgeConnections {
-            freshConnection = true
-        } else if cleartextHTTP2 || scheme?.equalsIgnoringASCIICase("https") == true {
-            // Waiting for a connection to multiplex on only makes sense where HTTP/2 may be spoken:
-            // on cleartext HTTP/1.1 curl would queue behind a busy connection until its response.
-            pipeWait = true
+    }
+
+    let values: Values
+
+    var pipeWait: Bool { values.pipeWait }
+    var freshConnection: Bool { values.freshConnection }
+
+    init(_ values: Values) {
+        self.values = values
+    }
+
+    static func == (lhs: StandingOptions, rhs: StandingOptions) -> Bool {
+        lhs === rhs || lhs.holds(rhs.values)
+    }
+
+    /// Whether these are `values` (compared in place, without a copy).
+    func holds(_ values: borrowing Values) -> Bool {
+        self.values == values
+    }
+
+    /// The options a session's transfers asked for last, handed out again while they stay the
+    /// same: one object for the usual case of a session whose requests all go out the same way.
+    final class Cache: Sendable {
+        private let last = Protected<StandingOptions?>(nil)
+
+        /// The options `spec` asks for.
+        func options(for spec: borrowing TransferSpec) -> StandingOptions {
+            let values = Values(spec: spec)
+            if let last = last.value, last.holds(values) { return last }
+            let made = StandingOptions(values)
+            last.withLock { $0 = made }
+            return made
         }
-        if spec.idleTimeout > 0 {
-            connectTimeoutMilliseconds = Int(spec.idleTimeout * 1000)
-            lowSpeedTime = max(1, Int(spec.idleTimeout.rounded(.up)))
-        }
-        if spec.resourceTimeout > 0, spec.resourceTimeout < TimeInterval(Int.max / 1000) {
-            timeoutMilliseconds = Int(spec.resourceTimeout * 1000)
-        }
-        proxy = spec.proxy
-        noProxy = spec.noProxy
-        caFile = spec.caFile
-        caPath = spec.caPath
-        unixSocketPath = spec.unixSocketPath
     }
 
     /// Sets these options on a handle that was just cleared.
     func apply(to handle: EasyHandle) {
-        handle.set(CURLOPT_HTTP_VERSION, httpVersion)
-        if freshConnection {
+        handle.set(CURLOPT_HTTP_VERSION, values.httpVersion)
+        if values.freshConnection {
             handle.set(CURLOPT_FRESH_CONNECT, 1)
             handle.set(CURLOPT_FORBID_REUSE, 1)
         }
-        if pipeWait { handle.set(CURLOPT_PIPEWAIT, 1) }
-        if connectTimeoutMilliseconds > 0 {
-            handle.set(CURLOPT_CONNECTTIMEOUT_MS, connectTimeoutMilliseconds)
+        if values.pipeWait { handle.set(CURLOPT_PIPEWAIT, 1) }
+        if values.connectTimeoutMilliseconds > 0 {
+            handle.set(CURLOPT_CONNECTTIMEOUT_MS, values.connectTimeoutMilliseconds)
             handle.set(CURLOPT_LOW_SPEED_LIMIT, 1)
-            handle.set(CURLOPT_LOW_SPEED_TIME, lowSpeedTime)
+            handle.set(CURLOPT_LOW_SPEED_TIME, values.lowSpeedTime)
         }
-        if timeoutMilliseconds > 0 { handle.set(CURLOPT_TIMEOUT_MS, timeoutMilliseconds) }
-        handle.set(CURLOPT_PROXY, string: proxy)
-        if let noProxy { handle.set(CURLOPT_NOPROXY, string: noProxy) }
-        if let caFile { handle.set(CURLOPT_CAINFO, string: caFile) }
-        if let caPath { handle.set(CURLOPT_CAPATH, string: caPath) }
-        if let unixSocketPath { handle.set(CURLOPT_UNIX_SOCKET_PATH, string: unixSocketPath) }
+        if values.timeoutMilliseconds > 0 { handle.set(CURLOPT_TIMEOUT_MS, values.timeoutMilliseconds) }
+        handle.set(CURLOPT_PROXY, string: values.proxy)
+        if let noProxy = values.noProxy { handle.set(CURLOPT_NOPROXY, string: noProxy) }
+        if let caFile = values.caFile { handle.set(CURLOPT_CAINFO, string: caFile) }
+        if let caPath = values.caPath { handle.set(CURLOPT_CAPATH, string: caPath) }
+        if let unixSocketPath = values.unixSocketPath { handle.set(CURLOPT_UNIX_SOCKET_PATH, string: unixSocketPath) }
     }
 }

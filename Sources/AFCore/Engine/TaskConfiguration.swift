@@ -39,6 +39,8 @@ final class TaskConfiguration: @unchecked Sendable {
     let serverTrustManager: ServerTrustManager?
     /// The session's transfers' URLs, parsed.
     let parsedURLs = ParsedURLCache()
+    /// The standing options the session's transfers share.
+    let standingOptions = StandingOptions.Cache()
 
     init(_ configuration: URLSessionConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment,
          serverTrustManager: ServerTrustManager? = nil, httpVersion: HTTPVersionPolicy = .automatic,

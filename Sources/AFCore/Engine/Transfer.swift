@@ -138,10 +138,11 @@ final class Transfer: @unchecked Sendable {
     private var trustError: AFError? { get { state.pointee.trustError } _modify { yield &state.pointee.trustError } }
     private var trustPending: ServerTrustEvaluationPending? { get { state.pointee.trustPending } _modify { yield &state.pointee.trustPending } }
 
-    /// `parsedURLs`: the session's, where the URL is found parsed or parsed now.
-    init(spec: TransferSpec, delegate: any TransferDelegate, reportsEvents: Bool = false, reportsProgress: Bool = false,
-         parsedURLs: ParsedURLCache) {
-        standing = StandingOptions(spec: spec)
+    /// `parsedURLs` and `standingOptions`: the session's, where the URL is found parsed (or parsed now)
+    /// and the standing options found made (or made now).
+    init(spec: consuming TransferSpec, delegate: any TransferDelegate, reportsEvents: Bool = false, reportsProgress: Bool = false,
+         parsedURLs: ParsedURLCache, standingOptions: StandingOptions.Cache) {
+        standing = standingOptions.options(for: spec)
         parsedURL = parsedURLs.parsed(spec.url)
         let idleWatch = IdleWatch(idleTimeout: spec.idleTimeout)
         // Moved in last (initializers take their arguments owned): a copy would retain each of
