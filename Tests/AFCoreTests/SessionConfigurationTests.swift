@@ -130,6 +130,26 @@ import Testing
         #expect(allMarkedCancelled)
     }
 
+    @Test func theListingFollowsRequestsEndingInAnyOrder() async {
+        // The session keeps its active requests in a list each request knows its place in; the
+        // last one moves into the place of one that ends. Ending the first, then the one moved
+        // into its place, then the last exercises each move.
+        let session = makeSession()
+        let requests = (0..<3).map { _ in session.request(Server.faults("/stall")) }
+        let tasks = requests.map { $0.serializingData() }
+        for request in requests {
+            _ = await response { done in request.onURLSessionTaskCreation(on: .main) { done($0) } }
+        }
+        for (index, ending) in [0, 2, 1].enumerated() {
+            requests[ending].cancel()
+            _ = await tasks[ending].response
+            let listed: Set<Request> = await response { done in session.withAllRequests { done($0) } }
+            let left = [0, 2, 1].dropFirst(index + 1).map { requests[$0] as Request }
+            #expect(listed == Set(left), "after ending request \(ending)")
+        }
+        #expect(session.hasNoActiveRequests)
+    }
+
     @Test func aRequestNotStartedEndsWhenItsSessionIsGone() async {
         // The session is released right after making the request: its response handler must
         // still be called, with sessionDeinitialized, not wait forever.
