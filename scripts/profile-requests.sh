@@ -23,6 +23,11 @@ python3 Tests/Fixtures/servers.py --detach "$work/servers.json" >"$work/servers.
 echo $! >"$work/servers.pid"
 for _ in $(seq 100); do [ -s "$work/servers.json" ] && break; sleep 0.1; done
 url=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['http'] + '/bench.json')" "$work/servers.json")
+# A profile of failing requests measures the error path: check that the requests succeed first.
+"$client" "$url" 200 "$inflight" "" "$form" | python3 -c '
+import json, sys
+result = json.load(sys.stdin)
+if result["failures"]: sys.exit("%d of %d requests failed; not profiling" % (result["failures"], result["requests"]))'
 
 # Instructions per thread: a thread that calls curl_multi_perform inside CurlEngine is the engine.
 for n in 2000 6000; do
