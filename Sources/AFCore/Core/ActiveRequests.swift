@@ -1,5 +1,3 @@
-import Foundation
-
 /// The requests a session has not finished. Each request knows its place in the list, so adding
 /// and removing one hashes nothing (a `Set` hashed the request's UUID on both). Only used under
 /// the session's lock for it (`Session.activeRequests`).

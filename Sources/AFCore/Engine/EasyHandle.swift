@@ -52,7 +52,7 @@ final class EasyHandle {
     /// exactly these, else cleared, given the options every transfer shares (`common`), then these.
     func prepare(standing options: StandingOptions, common: (EasyHandle) -> Void) {
         errorBuffer[0] = 0
-        // The same object in the usual case: a session hands its transfers one (see `StandingOptions.Cache`).
+        // Usually the very same object: a session's transfers share one (`StandingOptions.Cache`).
         if let standing, standing == options { return }
         // A handle without standing options is fresh or was cleared when it came back.
         if standing != nil { reset() }

@@ -70,7 +70,7 @@ final class StandingOptions: Equatable, Sendable {
         lhs === rhs || lhs.holds(rhs.values)
     }
 
-    /// Whether these are `values` (compared in place, without a copy).
+    /// Whether these options are `values`.
     func holds(_ values: borrowing Values) -> Bool {
         self.values == values
     }
