@@ -105,16 +105,25 @@ import Testing
 
 /// Session-wide operations on requests: listing, cancelling, and the Session going away.
 @Suite(.timeLimit(.minutes(1))) struct SessionRequestsTests {
-    @Test func withAllRequestsAndCancelAllRequests() async {
-        let session = makeSession()
+    /// Three requests to a server that never answers, once each of them runs (so a cancellation
+    /// hits live transfers), with the tasks awaiting their responses.
+    private func runningStalledRequests(in session: Session) async -> ([DataRequest], [DataTask<Data>]) {
         let requests = (0..<3).map { _ in session.request(Server.faults("/stall")) }
         let tasks = requests.map { $0.serializingData() }
-        // Wait until every request runs, so the cancellation hits live transfers.
         for request in requests {
             _ = await response { done in request.onURLSessionTaskCreation(on: .main) { done($0) } }
         }
-        let listed: Set<Request> = await response { done in session.withAllRequests { done($0) } }
-        #expect(listed == Set(requests))
+        return (requests, tasks)
+    }
+
+    private func listed(by session: Session) async -> Set<Request> {
+        await response { done in session.withAllRequests { done($0) } }
+    }
+
+    @Test func withAllRequestsAndCancelAllRequests() async {
+        let session = makeSession()
+        let (requests, tasks) = await runningStalledRequests(in: session)
+        #expect(await listed(by: session) == Set(requests))
 
         let queue = DispatchQueue(label: "test.cancel-all")
         let marker = QueueMarker(queue, name: "cancel-all")
@@ -135,17 +144,12 @@ import Testing
         // last one moves into the place of one that ends. Ending the first, then the one moved
         // into its place, then the last exercises each move.
         let session = makeSession()
-        let requests = (0..<3).map { _ in session.request(Server.faults("/stall")) }
-        let tasks = requests.map { $0.serializingData() }
-        for request in requests {
-            _ = await response { done in request.onURLSessionTaskCreation(on: .main) { done($0) } }
-        }
+        let (requests, tasks) = await runningStalledRequests(in: session)
         for (index, ending) in [0, 2, 1].enumerated() {
             requests[ending].cancel()
             _ = await tasks[ending].response
-            let listed: Set<Request> = await response { done in session.withAllRequests { done($0) } }
             let left = [0, 2, 1].dropFirst(index + 1).map { requests[$0] as Request }
-            #expect(listed == Set(left), "after ending request \(ending)")
+            #expect(await listed(by: session) == Set(left), "after ending request \(ending)")
         }
         #expect(session.hasNoActiveRequests)
     }
