@@ -67,12 +67,7 @@ final class StandingOptions: Equatable, Sendable {
     }
 
     static func == (lhs: StandingOptions, rhs: StandingOptions) -> Bool {
-        lhs === rhs || lhs.holds(rhs.values)
-    }
-
-    /// Whether these options are `values`.
-    func holds(_ values: borrowing Values) -> Bool {
-        self.values == values
+        lhs === rhs || lhs.values == rhs.values
     }
 
     /// The options a session's transfers asked for last, handed out again while they stay the
@@ -83,10 +78,12 @@ final class StandingOptions: Equatable, Sendable {
         /// The options `spec` asks for.
         func options(for spec: borrowing TransferSpec) -> StandingOptions {
             let values = Values(spec: spec)
-            if let last = last.value, last.holds(values) { return last }
-            let made = StandingOptions(values)
-            last.withLock { $0 = made }
-            return made
+            return last.withLock { last in
+                if let last, last.values == values { return last }
+                let made = StandingOptions(values)
+                last = made
+                return made
+            }
         }
     }
 
