@@ -102,21 +102,44 @@ let done = DispatchSemaphore(value: 0)
     }
 }
 
-/// `inflight` tasks, each awaiting one request after another until `count` were started.
+/// The next request number to start, shared by the async loops: one lock per request, as
+/// ahc-bench-client's loops share theirs (not a trip to `handlerQueue`).
+final class StartCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+    private let limit: Int
+    private var loopsLeft: Int
+    init(limit: Int, loops: Int) { self.limit = limit; loopsLeft = loops }
+    func take() -> Bool {
+        lock.withLock {
+            guard next < limit else { return false }
+            next += 1
+            return true
+        }
+    }
+    /// A loop ended with its own counts; the last one's caller signals the end.
+    func loopEnded() -> Bool { lock.withLock { loopsLeft -= 1; return loopsLeft == 0 } }
+}
+
+/// `inflight` tasks, each awaiting one request after another until `count` were started; each
+/// keeps its own counts and adds them to `tally` once, at its end (as ahc-bench-client's do).
 func startAsyncLoops() {
+    let counter = StartCounter(limit: count, loops: inflight)
     for _ in 0..<inflight {
         Task {
-            while handlerQueue.sync(execute: { () -> Bool in
-                guard tally.started < count else { return false }
-                tally.started += 1
-                return true
-            }) {
+            var finished = 0, failures = 0, bytes = 0
+            while counter.take() {
                 let data = try? await session.request(url).validate().serializingData().value
-                handlerQueue.sync {
-                    tally.finished += 1
-                    if let data { tally.bytes += data.count } else { tally.failures += 1 }
-                    if tally.finished == count { done.signal() }
-                }
+                finished += 1
+                if let data { bytes += data.count } else { failures += 1 }
+            }
+            let last = counter.loopEnded()
+            handlerQueue.sync {
+                tally.started += finished
+                tally.finished += finished
+                tally.failures += failures
+                tally.bytes += bytes
+                if last { done.signal() }
             }
         }
     }
