@@ -56,7 +56,7 @@ extension Request {
     }
 
     func processNextResponseSerializer() {
-        enum Step { case run(@Sendable () -> Void), complete([@Sendable () -> Void], finishing: [@Sendable () -> Void]) }
+        enum Step { case run(@Sendable () -> Void), complete(SmallList<@Sendable () -> Void>, finishing: [@Sendable () -> Void]) }
         let step = mutableState.withLock { state -> Step in
             let index = state.responseSerializerCompletions.count
             if index < state.responseSerializers.count {

@@ -34,15 +34,15 @@ public class Request: @unchecked Sendable {
         /// A handler resumes an awaiting task (the async forms): see `completesOnEngineWhenIdle`.
         var awaitedByTask = false
         var hasFinished = false
-        var requests: [URLRequest] = []
-        var tasks: [SessionTask] = []
-        var metrics: [TaskMetrics] = []
+        var requests = SmallList<URLRequest>()
+        var tasks = SmallList<SessionTask>()
+        var metrics = SmallList<TaskMetrics>()
         var response: ReceivedResponse?
         var retryCount = 0
         var error: AFError?
-        var validators: [@Sendable () -> Void] = []
-        var responseSerializers: [@Sendable () -> Void] = []
-        var responseSerializerCompletions: [@Sendable () -> Void] = []
+        var validators = SmallList<@Sendable () -> Void>()
+        var responseSerializers = SmallList<@Sendable () -> Void>()
+        var responseSerializerCompletions = SmallList<@Sendable () -> Void>()
         var responseSerializerProcessingFinished = false
         var urlRequestHandler: (queue: DispatchQueue, handler: @Sendable (URLRequest) -> Void)?
         var taskHandler: (queue: DispatchQueue, handler: @Sendable (URLSessionTask) -> Void)?
@@ -168,7 +168,7 @@ public class Request: @unchecked Sendable {
     // MARK: Attempts
 
     /// Every `URLRequest` made for this request, one per attempt.
-    public var requests: [URLRequest] { mutableState.withLock { $0.requests } }
+    public var requests: [URLRequest] { Array(mutableState.withLock { $0.requests }) }
     /// The first `URLRequest` made.
     public var firstRequest: URLRequest? { mutableState.withLock { $0.requests.first } }
     /// The latest `URLRequest` made.
@@ -190,7 +190,7 @@ public class Request: @unchecked Sendable {
     /// The latest task.
     public var task: URLSessionTask? { lastTask }
     /// The metrics of every finished attempt.
-    public var allMetrics: [TaskMetrics] { mutableState.withLock { $0.metrics } }
+    public var allMetrics: [TaskMetrics] { Array(mutableState.withLock { $0.metrics }) }
     /// The metrics of the first attempt.
     public var firstMetrics: TaskMetrics? { mutableState.withLock { $0.metrics.first } }
     /// The metrics of the latest attempt.
