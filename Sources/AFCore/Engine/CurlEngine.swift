@@ -64,6 +64,8 @@ final class CurlEngine: @unchecked Sendable {
     /// The connection the last transfer to end left in curl's cache, when none other runs;
     /// forgotten once the engine waits for nothing for a while (it may be closed by then).
     private var keptConnection: EngineCommandQueue.KeptConnection?
+    /// The completions of the engine's pass, queued at its end (kept for its storage).
+    private var completions = CompletionBatch()
 
     init(limits: Limits, name: String) {
         _ = Self.globalInit
@@ -290,22 +292,35 @@ final class CurlEngine: @unchecked Sendable {
         // After a burst (several transfers ending together, as over HTTP/2), the next starts
         // come as a burst too: the engine takes them whole, and none is driven by its caller.
         defer { if finished > 1 { keptConnection = nil } }
+        var batch = CompletionBatch()
+        swap(&batch, &completions)
         while let message = curl_multi_info_read(multi, &remaining) {
             var easy: UnsafeMutableRawPointer?
             var result = CURLE_OK
             guard afc_multi_message_done(message, &easy, &result) != 0, let easy,
                   let transfer = running[easy] else { continue }
-            // The only transfer running (so no other message waits either), with no command
-            // waiting: nothing needs the engine thread while it runs the completion (a new
-            // command waits that long).
-            let idle = running.count == 1 && commands.withLock { $0.pending.isEmpty }
             finished += 1
-            finish(transfer, result: result, cancelled: false, engineIsIdle: idle)
+            // The only transfer running (so no other message waits either), with no command
+            // waiting and no completion of this pass before it: nothing needs the engine thread
+            // while it runs the completion (a new command waits that long).
+            if running.count == 1, batch.isEmpty, commands.withLock({ $0.pending.isEmpty }) {
+                finish(transfer, result: result, cancelled: false, engineIsIdle: true)
+            } else if let outcome = end(transfer, result: result, cancelled: false) {
+                transfer.delegate.transferDidComplete(transfer, outcome: outcome, batch: &batch)
+            }
         }
+        batch.send()
+        swap(&batch, &completions)
     }
 
     private func finish(_ transfer: Transfer, result: CURLcode, cancelled: Bool, engineIsIdle: Bool = false) {
-        guard case let .running(handle) = transfer.phase else { return }
+        guard let outcome = end(transfer, result: result, cancelled: cancelled) else { return }
+        transfer.delegate.transferDidComplete(transfer, outcome: outcome, engineIsIdle: engineIsIdle)
+    }
+
+    /// Takes a running transfer off curl and returns how it ended; nil when it was not running.
+    private func end(_ transfer: Transfer, result: CURLcode, cancelled: Bool) -> TransferOutcome? {
+        guard case let .running(handle) = transfer.phase else { return nil }
         curl_multi_remove_handle(multi, handle.raw)
         running[handle.raw] = nil
         if transfer.idleWatch != nil { idleWatched.removeAll { $0 === transfer } }
@@ -318,7 +333,7 @@ final class CurlEngine: @unchecked Sendable {
         }
         handle.recycle()
         if pool.count < Self.maximumPooledHandles { pool.append(handle) }
-        transfer.delegate.transferDidComplete(transfer, outcome: outcome, engineIsIdle: engineIsIdle)
+        return outcome
     }
 
     private func tearDown() {

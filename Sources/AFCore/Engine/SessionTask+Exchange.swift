@@ -30,6 +30,11 @@ extension SessionTask: TransferDelegate {
         }
     }
 
+    func transferDidComplete(_ transfer: Transfer, outcome: TransferOutcome, batch: inout CompletionBatch) {
+        handOffs.record()
+        batch.add(on: queue) { self.complete(transfer, outcome: outcome) }
+    }
+
     private func complete(_ transfer: Transfer, outcome: TransferOutcome) {
         let url = transfer.spec.requestURL
         // The head as received; its HTTPURLResponse is built only if someone reads it.

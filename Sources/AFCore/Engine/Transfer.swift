@@ -19,6 +19,9 @@ protocol TransferDelegate: AnyObject, Sendable {
     /// delegate may do its work on the engine thread (inside its own queue) instead of waking
     /// another thread for it.
     func transferDidComplete(_ transfer: Transfer, outcome: TransferOutcome, engineIsIdle: Bool)
+    /// The transfer ended while others run: the delegate adds its work to `batch`, which the
+    /// engine queues at the end of its pass.
+    func transferDidComplete(_ transfer: Transfer, outcome: TransferOutcome, batch: inout CompletionBatch)
 }
 
 /// How one exchange ended.
