@@ -10,7 +10,7 @@ import Glibc
 ///
 /// The lock is a pthread mutex rather than `Synchronization.Mutex`: the thread sanitizer
 /// intercepts pthread locking, so races it reports are real ones.
-package final class Protected<Value: ~Copyable>: @unchecked Sendable {
+@usableFromInline package final class Protected<Value: ~Copyable>: @unchecked Sendable {
     // The mutex and the value share one allocation. The value is reached through a pointer, so
     // an access costs no dynamic exclusivity check: the lock already makes accesses exclusive.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
@@ -38,7 +38,7 @@ package final class Protected<Value: ~Copyable>: @unchecked Sendable {
         return (MemoryLayout<pthread_mutex_t>.stride + alignment - 1) / alignment * alignment
     }
 
-    package func withLock<Result: ~Copyable, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
+    @usableFromInline package func withLock<Result: ~Copyable, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&stored.pointee)

@@ -7,7 +7,7 @@ import FoundationNetworking
 public struct DownloadTask<Value: Sendable>: Sendable {
     /// The serialized response; waits for it.
     public var response: DownloadResponse<Value, AFError> {
-        get async {
+        @inlinable get async {
             if shouldAutomaticallyCancel {
                 return await withTaskCancellationHandler { await awaited.value } onCancel: { cancel() }
             }
@@ -17,17 +17,17 @@ public struct DownloadTask<Value: Sendable>: Sendable {
 
     /// The result of the response.
     public var result: Result<Value, AFError> {
-        get async { await response.result }
+        @inlinable get async { await response.result }
     }
 
     /// The value, or the error thrown.
     public var value: Value {
-        get async throws { try await result.get() }
+        @inlinable get async throws { try await result.get() }
     }
 
-    private let request: DownloadRequest
-    private let awaited: AwaitedResponse<DownloadResponse<Value, AFError>>
-    private let shouldAutomaticallyCancel: Bool
+    @usableFromInline let request: DownloadRequest
+    @usableFromInline let awaited: AwaitedResponse<DownloadResponse<Value, AFError>>
+    @usableFromInline let shouldAutomaticallyCancel: Bool
 
     fileprivate init(request: DownloadRequest, awaited: AwaitedResponse<DownloadResponse<Value, AFError>>,
                      shouldAutomaticallyCancel: Bool) {

@@ -1,13 +1,13 @@
 /// A response delivered once and awaited by any number of tasks. The delivery resumes each
 /// waiter itself, from the thread that delivers: no task or queue stands in between.
-final class AwaitedResponse<Response: Sendable>: Sendable {
-    private enum State {
+@usableFromInline final class AwaitedResponse<Response: Sendable>: Sendable {
+    @usableFromInline enum State {
         /// The first waiter apart (usually the only one): no list is made for it.
         case waiting(first: UnsafeContinuation<Response, Never>?, others: [UnsafeContinuation<Response, Never>])
         case delivered(Response)
     }
 
-    private let state = Protected<State>(.waiting(first: nil, others: []))
+    @usableFromInline let state = Protected<State>(.waiting(first: nil, others: []))
 
     /// Hands `response` to every waiter, present and future; later deliveries are ignored.
     func deliver(_ response: Response) {
@@ -37,7 +37,7 @@ final class AwaitedResponse<Response: Sendable>: Sendable {
     }
 
     /// The response, once delivered.
-    var value: Response {
+    @inlinable var value: Response {
         get async {
             await withUnsafeContinuation { continuation in
                 let delivered = state.withLock { state -> Response? in

@@ -7,7 +7,7 @@ import FoundationNetworking
 public struct DataTask<Value: Sendable>: Sendable {
     /// The serialized response; waits for it.
     public var response: DataResponse<Value, AFError> {
-        get async {
+        @inlinable get async {
             if shouldAutomaticallyCancel {
                 return await withTaskCancellationHandler { await awaited.value } onCancel: { cancel() }
             }
@@ -17,17 +17,17 @@ public struct DataTask<Value: Sendable>: Sendable {
 
     /// The result of the response.
     public var result: Result<Value, AFError> {
-        get async { await response.result }
+        @inlinable get async { await response.result }
     }
 
     /// The value, or the error thrown.
     public var value: Value {
-        get async throws { try await result.get() }
+        @inlinable get async throws { try await result.get() }
     }
 
-    private let request: DataRequest
-    private let awaited: AwaitedResponse<DataResponse<Value, AFError>>
-    private let shouldAutomaticallyCancel: Bool
+    @usableFromInline let request: DataRequest
+    @usableFromInline let awaited: AwaitedResponse<DataResponse<Value, AFError>>
+    @usableFromInline let shouldAutomaticallyCancel: Bool
 
     fileprivate init(request: DataRequest, awaited: AwaitedResponse<DataResponse<Value, AFError>>, shouldAutomaticallyCancel: Bool) {
         self.request = request
