@@ -54,6 +54,28 @@ import Testing
         #expect(request.handOffs.value == 4)
     }
 
+    @Test func completionsEndingTogetherEachMakeTheirOwnTrips() async throws {
+        let held = HeldSession()
+        // Set up first, so the engine is never idle while the others end: their completions go
+        // back to rootQueue, those ending in one pass of the engine in one block.
+        let stalled = held.session.request(Server.faults("/stall"))
+        stalled.response(queue: .global()) { _ in }
+        let requests = (0..<8).map { _ in held.session.request(Server.http("/bench.json")).validate() }
+        let errors = await withTaskGroup(of: AFError?.self) { group in
+            for request in requests {
+                group.addTask {
+                    if case let .failure(error) = await request.serializingData().result { return error }
+                    return nil
+                }
+            }
+            held.release()
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        stalled.cancel()
+        #expect(errors.count == 8 && errors.allSatisfy { $0 == nil })
+        #expect(requests.map(\.handOffs.value) == Array(repeating: 4, count: 8))
+    }
+
     @Test func anAwaitedRequestMakesFourTrips() async throws {
         let held = HeldSession()
         let request = held.session.request(Server.http("/bench.json")).validate()
