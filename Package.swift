@@ -77,7 +77,8 @@ let package = Package(
         .target(name: "AFServiceLifecycle", dependencies: ["AFCore", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
                 path: "Plugins/AFServiceLifecycle", swiftSettings: strict),
         // Loopback servers and helpers shared by the test targets.
-        .target(name: "AFTestSupport", dependencies: ["AFCore"], path: "Tests/AFTestSupport", swiftSettings: strict),
+        .target(name: "CTestSpawn", path: "Tests/CTestSpawn", cSettings: [.enableWarning("all"), .treatAllWarnings(as: .error)]),
+        .target(name: "AFTestSupport", dependencies: ["AFCore", "CTestSpawn"], path: "Tests/AFTestSupport", swiftSettings: strict),
         .testTarget(name: "AFCoreTests", dependencies: ["AFCore", "AFTestSupport"], swiftSettings: strict),
         .testTarget(name: "AFMultipartTests", dependencies: ["AFMultipart", "AFTestSupport"], swiftSettings: strict),
         .testTarget(name: "AFTrustTests", dependencies: ["AFTrust", "AFTestSupport"], swiftSettings: strict),

@@ -11,45 +11,16 @@ import Testing
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]) ?? [:] }
     }
 
-    /// Runs `af arguments` in `directory`; returns when the tool has exited. Its output goes
-    /// to files, not pipes, so a process it leaves behind cannot hold the run open.
+    /// Runs `af arguments` in `directory`; returns when the tool has exited (see `runProgram`).
     /// `launcher` runs the tool in its stead (`setpriv` with its options, say).
     static func af(_ arguments: [String], in directory: URL? = nil, launcher: [String] = []) throws -> Run {
         let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("af")
-        let process = Process()
-        process.executableURL = launcher.first.map { URL(fileURLWithPath: $0) } ?? tool
-        process.arguments = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [tool.path] + arguments
-        process.currentDirectoryURL = directory
         var environment = ProcessInfo.processInfo.environment
         environment["SSL_CERT_FILE"] = TestServers.shared.caFile
-        process.environment = environment
-        let output = try OutputFile(), errors = try OutputFile()
-        process.standardOutput = output.handle
-        process.standardError = errors.handle
-        try process.run()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: try output.text(), errors: try errors.text())
-    }
-
-    /// A temporary file taking a child's output, removed when read.
-    struct OutputFile {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("af-cli-out-\(UUID().uuidString)")
-        let handle: FileHandle
-
-        init() throws {
-            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
-            handle = try FileHandle(forWritingTo: url)
-        }
-
-        func text() throws -> String {
-            try handle.close()
-            defer { try? FileManager.default.removeItem(at: url) }
-            // Through a FileHandle: Data(contentsOf:) leaks a 4 KiB buffer on an empty file
-            // (FoundationEssentials' readBytesFromFile, seen under -sanitize=address).
-            let reader = try FileHandle(forReadingFrom: url)
-            defer { try? reader.close() }
-            return String(decoding: try reader.readToEnd() ?? Data(), as: UTF8.self)
-        }
+        let run = try runProgram(launcher.first ?? tool.path,
+                                 launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [tool.path] + arguments,
+                                 environment: environment, directory: directory?.path)
+        return Run(status: run.status, output: run.text, errors: String(decoding: run.errors, as: UTF8.self))
     }
 
     @Test func jsonFieldsQueryAndHeaders() throws {
@@ -183,18 +154,8 @@ import Testing
 enum CertificatePin {
     static func sha256(ofPEM pem: String) -> String? {
         let script = "openssl x509 -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        guard (try? process.run()) != nil else { return nil }
-        input.fileHandleForWriting.write(Data(pem.utf8))
-        try? input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let run = try? runProgram("/bin/sh", ["-c", script], input: Data(pem.utf8)) else { return nil }
+        let text = run.text.trimmingCharacters(in: .whitespacesAndNewlines)
         return text.isEmpty ? nil : "sha256/" + text
     }
 }

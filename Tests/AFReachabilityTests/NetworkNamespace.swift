@@ -1,3 +1,4 @@
+import AFTestSupport
 import CNetlink
 import Foundation
 #if canImport(Glibc)
@@ -86,20 +87,12 @@ final class NetworkNamespace: @unchecked Sendable {
 
     @discardableResult
     static func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: FileManager.default.isExecutableFile(atPath: "/usr/sbin/ip") ? "/usr/sbin/ip" : "/sbin/ip")
-        process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let text = output.fileHandleForReading.readDataToEndOfFile()
-        let problem = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "ip \(arguments.joined(separator: " ")): \(String(decoding: problem, as: UTF8.self))")
+        let ip = FileManager.default.isExecutableFile(atPath: "/usr/sbin/ip") ? "/usr/sbin/ip" : "/sbin/ip"
+        let run = try runProgram(ip, arguments)
+        guard run.status == 0 else {
+            throw Failure(description: "ip \(arguments.joined(separator: " ")): \(String(decoding: run.errors, as: UTF8.self))")
         }
-        return String(decoding: text, as: UTF8.self)
+        return run.text
     }
 
     /// The netlink sockets of this process that live in the namespace.

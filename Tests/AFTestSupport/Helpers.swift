@@ -116,15 +116,5 @@ package final class OneShot: Sendable {
 
 /// SHA-256 of `data` in hex, as the test servers report it (by sha256sum: the tests link no crypto).
 package func sha256Hex(_ data: Data) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-    let input = Pipe(), output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-    let writer = Thread { try? input.fileHandleForWriting.write(contentsOf: data); try? input.fileHandleForWriting.close() }
-    writer.start()
-    let answer = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(String(decoding: answer, as: UTF8.self).prefix(64))
+    String(try runProgram("/usr/bin/sha256sum", [], input: data).text.prefix(64))
 }

@@ -47,15 +47,8 @@ struct CertificateTests {
     @Test func pinsMatchWhatCurlComputes() throws {
         // curl --pinnedpubkey and OkHttp use sha256 of the DER SubjectPublicKeyInfo, base64.
         let pem = matrixDirectory.appendingPathComponent("valid.pem").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "openssl x509 -in '\(pem)' -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        process.waitUntilExit()
-        let expected = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let script = "openssl x509 -in '\(pem)' -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64"
+        let expected = try runProgram("/bin/sh", ["-c", script]).text.trimmingCharacters(in: .whitespacesAndNewlines)
         let leaf = try Certificate(pemEncoded: String(contentsOfFile: pem, encoding: .utf8))
         #expect(leaf.publicKey?.pin == "sha256/" + expected)
     }

@@ -84,17 +84,7 @@ import Testing
 
     /// Inflates a zlib stream with Python's zlib, an implementation other than the one that made it.
     private static func inflate(_ stream: Data) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import sys, zlib; sys.stdout.buffer.write(zlib.decompress(sys.stdin.buffer.read()))"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(stream)
-        try input.fileHandleForWriting.close()
-        let inflated = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return inflated
+        let script = "import sys, zlib; sys.stdout.buffer.write(zlib.decompress(sys.stdin.buffer.read()))"
+        return try runProgram("/usr/bin/env", ["python3", "-c", script], input: stream).output
     }
 }
