@@ -1,4 +1,5 @@
 @testable import AFReachability
+import AFTestSupport
 import Foundation
 import Testing
 
@@ -11,7 +12,7 @@ extension InProcessMonitors {
         /// A static HTTP server (Python's) bound to one address, answering /hello.txt with "hello".
         final class LinkServer {
             let port: Int
-            private let process = Process()
+            private let server: StartedProgram
             private let directory = FileManager.default.temporaryDirectory.appendingPathComponent("af-link-\(UUID().uuidString)")
 
             init(address: String) throws {
@@ -24,26 +25,20 @@ extension InProcessMonitors {
                     print(server.server_address[1], flush=True)
                     server.serve_forever()
                     """
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments = ["python3", "-c", script, address, directory.path]
-                let output = Pipe()
-                process.standardOutput = output
-                process.standardError = FileHandle.nullDevice
-                try process.run()
+                server = try startProgram("/usr/bin/env", ["python3", "-c", script, address, directory.path])
                 var line = Data()
-                while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
+                while let byte = try server.output.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
                     line.append(byte)
                 }
                 guard let port = Int(String(decoding: line, as: UTF8.self)) else {
+                    server.stop()
                     throw NetworkNamespace.Failure(description: "the link server did not start")
                 }
                 self.port = port
             }
 
             func stop() {
-                // SIGKILL: a child spawned from a dispatch thread inherits its blocked SIGTERM.
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
+                server.stop()
                 try? FileManager.default.removeItem(at: directory)
             }
         }

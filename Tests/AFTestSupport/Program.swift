@@ -34,21 +34,73 @@ package func runProgram(_ path: String, _ arguments: [String], input: Data = Dat
     let files = try (0..<3).map { _ in try ScratchFile() }
     defer { files.forEach { $0.remove() } }
     try files[0].write(input)
-    let argv = [path] + arguments
+    let pid = try spawn(path, arguments, environment: environment, directory: directory,
+                        descriptors: (files[0].descriptor, files[1].descriptor, files[2].descriptor))
+    return ProgramRun(status: try waitForEnd(of: pid), output: try files[1].contents(), errors: try files[2].contents())
+}
+
+/// A program started by `startProgram`, running until `stop()`.
+package final class StartedProgram: Sendable {
+    private let pid: pid_t
+    /// The read end of its standard output.
+    package let output: FileHandle
+
+    fileprivate init(pid: pid_t, output: FileHandle) {
+        self.pid = pid
+        self.output = output
+    }
+
+    /// Kills it (SIGKILL: a child spawned from a dispatch thread inherits its blocked SIGTERM)
+    /// and waits for its end.
+    package func stop() {
+        kill(pid, SIGKILL)
+        _ = try? waitForEnd(of: pid)
+        try? output.close()
+    }
+}
+
+/// Starts the program at `path` with `arguments` (see `runProgram`), its standard output a pipe
+/// to read, its input and errors `/dev/null`.
+package func startProgram(_ path: String, _ arguments: [String]) throws -> StartedProgram {
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { throw ProgramFailure(description: "pipe: \(String(cString: strerror(errno)))") }
+    ends.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
+    let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+    defer {
+        close(null)
+        close(ends[1])
+    }
+    do {
+        let pid = try spawn(path, arguments, environment: nil, directory: nil, descriptors: (null, ends[1], null))
+        return StartedProgram(pid: pid, output: FileHandle(fileDescriptor: ends[0], closeOnDealloc: true))
+    } catch {
+        close(ends[0])
+        throw error
+    }
+}
+
+/// Starts the program with the given standard input, output and error; returns its pid.
+private func spawn(_ path: String, _ arguments: [String], environment: [String: String]?, directory: String?,
+                   descriptors: (input: Int32, output: Int32, errors: Int32)) throws -> pid_t {
     let envp = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
-    let pid = withCStrings(argv) { argv in
+    let pid = withCStrings([path] + arguments) { argv in
         withCStrings(envp) { envp in
-            afts_spawn(path, argv, envp, directory, files[0].descriptor, files[1].descriptor, files[2].descriptor)
+            afts_spawn(path, argv, envp, directory, descriptors.input, descriptors.output, descriptors.errors)
         }
     }
     guard pid > 0 else { throw ProgramFailure(description: "\(path): \(String(cString: strerror(errno)))") }
+    return pid
+}
+
+/// Waits for the child `pid` to end; returns its exit status (128 + the signal's number when a
+/// signal ended it).
+private func waitForEnd(of pid: pid_t) throws -> Int32 {
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 {
         guard errno == EINTR else { throw ProgramFailure(description: "waitpid: \(String(cString: strerror(errno)))") }
     }
     let signal = status & 0x7f
-    return ProgramRun(status: signal == 0 ? (status >> 8) & 0xff : 128 + signal,
-                      output: try files[1].contents(), errors: try files[2].contents())
+    return signal == 0 ? (status >> 8) & 0xff : 128 + signal
 }
 
 /// A temporary file open for reading and writing, not inherited by children (they get a copy
