@@ -32,13 +32,14 @@ import Testing
         let running = Task { try await group.run() }
         await marker.started.wait()
 
-        let inFlight = service.session.request(Server.httpbin("/delay/2"))
+        let inFlight = service.session.request(Server.httpbin("/delay/8"))
         let finished = inFlight.validate().serializingData()
         _ = await response { done in inFlight.onURLSessionTaskCreation(on: .global()) { _ in done(()) } }
         kill(getpid(), SIGTERM)
 
         // Until the gate closes, new requests still go out; the first refused one ends the loop
-        // (the in-flight request holds the grace period open for two seconds meanwhile).
+        // (the in-flight request holds the grace period open for eight seconds meanwhile: with two,
+        // a run under the address sanitizer once saw it finish before the gate closed).
         var refused: AFError?
         while refused == nil, inFlight.state != .finished {
             let attempt = await service.session.request(Server.http("/bench.json")).serializingData().response  // nginx alone: no load on httpbin
