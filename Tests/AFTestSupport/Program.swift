@@ -18,6 +18,11 @@ package struct ProgramRun: Sendable {
 /// A program the tests could not start.
 package struct ProgramFailure: Error, CustomStringConvertible {
     package let description: String
+
+    /// `call` failed with the current `errno`.
+    static func errno(_ call: String) -> ProgramFailure {
+        ProgramFailure(description: "\(call): \(String(cString: strerror(Glibc.errno)))")
+    }
 }
 
 /// Runs the program at `path` with `arguments` to its end: `input` on its standard input, its
@@ -63,7 +68,7 @@ package final class StartedProgram: Sendable {
 /// to read, its input and errors `/dev/null`.
 package func startProgram(_ path: String, _ arguments: [String]) throws -> StartedProgram {
     var ends: [Int32] = [-1, -1]
-    guard pipe(&ends) == 0 else { throw ProgramFailure(description: "pipe: \(String(cString: strerror(errno)))") }
+    guard pipe(&ends) == 0 else { throw ProgramFailure.errno("pipe") }
     ends.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
     let null = open("/dev/null", O_RDWR | O_CLOEXEC)
     defer {
@@ -88,7 +93,7 @@ private func spawn(_ path: String, _ arguments: [String], environment: [String: 
             afts_spawn(path, argv, envp, directory, descriptors.input, descriptors.output, descriptors.errors)
         }
     }
-    guard pid > 0 else { throw ProgramFailure(description: "\(path): \(String(cString: strerror(errno)))") }
+    guard pid > 0 else { throw ProgramFailure.errno(path) }
     return pid
 }
 
@@ -97,7 +102,7 @@ private func spawn(_ path: String, _ arguments: [String], environment: [String: 
 private func waitForEnd(of pid: pid_t) throws -> Int32 {
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 {
-        guard errno == EINTR else { throw ProgramFailure(description: "waitpid: \(String(cString: strerror(errno)))") }
+        guard errno == EINTR else { throw ProgramFailure.errno("waitpid") }
     }
     let signal = status & 0x7f
     return signal == 0 ? (status >> 8) & 0xff : 128 + signal
@@ -111,7 +116,7 @@ private struct ScratchFile {
 
     init() throws {
         descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw ProgramFailure(description: "\(path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw ProgramFailure.errno(path) }
     }
 
     func write(_ data: Data) throws {

@@ -14,7 +14,7 @@ pid_t afts_spawn(const char *path, char *const argv[], char *const envp[], const
         errno = error;
         return -1;
     }
-    if (error == 0) error = posix_spawn_file_actions_adddup2(&actions, input, 0);
+    error = posix_spawn_file_actions_adddup2(&actions, input, 0);
     if (error == 0) error = posix_spawn_file_actions_adddup2(&actions, output, 1);
     if (error == 0) error = posix_spawn_file_actions_adddup2(&actions, errors, 2);
     if (error == 0) error = posix_spawn_file_actions_addclosefrom_np(&actions, 3);

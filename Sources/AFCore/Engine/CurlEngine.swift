@@ -224,8 +224,7 @@ final class CurlEngine: @unchecked Sendable {
             case .running:
                 finish(transfer, result: CURLE_ABORTED_BY_CALLBACK, cancelled: true)
             case .waiting:
-                transfer.delegate.transferDidComplete(transfer, outcome: transfer.makeOutcome(result: CURLE_OK, cancelled: true),
-                                                      engineIsIdle: false)
+                complete(transfer, outcome: transfer.makeOutcome(result: CURLE_OK, cancelled: true))
             case .finished:
                 break
             }
@@ -280,10 +279,8 @@ final class CurlEngine: @unchecked Sendable {
     /// Ends a transfer that could not be handed to curl.
     private func failBeforeStart(_ transfer: Transfer, _ failure: CurlFailure?) {
         transfer.endBeforeStart()
-        transfer.delegate.transferDidComplete(
-            transfer, outcome: TransferOutcome(head: nil, body: Data(), failure: failure,
-                                               wasCancelled: false, timings: CurlTimings()),
-            engineIsIdle: false)
+        complete(transfer, outcome: TransferOutcome(head: nil, body: Data(), failure: failure,
+                                                    wasCancelled: false, timings: CurlTimings()))
     }
 
     private func collectFinishedTransfers() {
@@ -303,19 +300,26 @@ final class CurlEngine: @unchecked Sendable {
             // The only transfer running (so no other message waits either), with no command
             // waiting and no completion of this pass before it: nothing needs the engine thread
             // while it runs the completion (a new command waits that long).
-            if running.count == 1, batch.isEmpty, commands.withLock({ $0.pending.isEmpty }) {
-                finish(transfer, result: result, cancelled: false, engineIsIdle: true)
-            } else if let outcome = end(transfer, result: result, cancelled: false) {
-                transfer.delegate.transferDidComplete(transfer, outcome: outcome, batch: &batch)
-            }
+            let idle = running.count == 1 && batch.isEmpty && commands.withLock { $0.pending.isEmpty }
+            guard let outcome = end(transfer, result: result, cancelled: false) else { continue }
+            transfer.delegate.transferDidComplete(transfer, outcome: outcome, engineIsIdle: idle, batch: &batch)
         }
         batch.send()
         swap(&batch, &completions)
     }
 
-    private func finish(_ transfer: Transfer, result: CURLcode, cancelled: Bool, engineIsIdle: Bool = false) {
+    /// Ends a running transfer outside a pass's collection (cancelled, timed out, torn down).
+    private func finish(_ transfer: Transfer, result: CURLcode, cancelled: Bool) {
         guard let outcome = end(transfer, result: result, cancelled: cancelled) else { return }
-        transfer.delegate.transferDidComplete(transfer, outcome: outcome, engineIsIdle: engineIsIdle)
+        complete(transfer, outcome: outcome)
+    }
+
+    /// Hands an outcome to the transfer's delegate outside a pass's collection: its work is
+    /// queued at once.
+    private func complete(_ transfer: Transfer, outcome: TransferOutcome) {
+        var batch = CompletionBatch()
+        transfer.delegate.transferDidComplete(transfer, outcome: outcome, engineIsIdle: false, batch: &batch)
+        batch.send()
     }
 
     /// Takes a running transfer off curl and returns how it ended; nil when it was not running.

@@ -20,19 +20,16 @@ extension SessionTask: TransferDelegate {
         delegate?.task(self, didUpdate: progress)
     }
 
-    func transferDidComplete(_ transfer: Transfer, outcome: TransferOutcome, engineIsIdle: Bool) {
+    func transferDidComplete(_ transfer: Transfer, outcome: TransferOutcome, engineIsIdle: Bool,
+                             batch: inout CompletionBatch) {
         // An idle engine runs the completion itself, inside the task's queue (sequential use:
         // one thread fewer to wake per request); under load the engine must stay free for curl.
         if engineIsIdle, delegate?.completesOnEngineWhenIdle == true {
             queue.sync { complete(transfer, outcome: outcome) }
         } else {
-            queue.async(recording: handOffs) { self.complete(transfer, outcome: outcome) }
+            handOffs.record()
+            batch.add(on: queue) { self.complete(transfer, outcome: outcome) }
         }
-    }
-
-    func transferDidComplete(_ transfer: Transfer, outcome: TransferOutcome, batch: inout CompletionBatch) {
-        handOffs.record()
-        batch.add(on: queue) { self.complete(transfer, outcome: outcome) }
     }
 
     private func complete(_ transfer: Transfer, outcome: TransferOutcome) {

@@ -15,13 +15,12 @@ protocol TransferDelegate: AnyObject, Sendable {
     func transferDidReceive(_ transfer: Transfer, data: Data)
     /// Bytes sent or received changed; only for transfers that report progress.
     func transferDidProgress(_ transfer: Transfer, progress: TransferProgress)
-    /// The transfer ended. `engineIsIdle`: no other transfer runs and no command waits, so the
-    /// delegate may do its work on the engine thread (inside its own queue) instead of waking
-    /// another thread for it.
-    func transferDidComplete(_ transfer: Transfer, outcome: TransferOutcome, engineIsIdle: Bool)
-    /// The transfer ended while others run: the delegate adds its work to `batch`, which the
-    /// engine queues at the end of its pass.
-    func transferDidComplete(_ transfer: Transfer, outcome: TransferOutcome, batch: inout CompletionBatch)
+    /// The transfer ended: the delegate adds the work for its queue to `batch`, which the engine
+    /// queues when it is done with it (at the end of its pass, for the transfers a pass ends).
+    /// `engineIsIdle`: no other transfer runs and no command waits, so the delegate may instead
+    /// do its work on the engine thread (inside its own queue) rather than waking another thread.
+    func transferDidComplete(_ transfer: Transfer, outcome: TransferOutcome, engineIsIdle: Bool,
+                             batch: inout CompletionBatch)
 }
 
 /// How one exchange ended.
