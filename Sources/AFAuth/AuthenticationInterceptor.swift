@@ -48,6 +48,13 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
         case fail(any Error, [PendingAdaptation], [@Sendable (RetryResult) -> Void])
     }
 
+    /// What `retry` does once the lock is released.
+    private enum RetryDecision {
+        case retry
+        case missing
+        case wait(Step)
+    }
+
     /// What `adapt` does once the lock is released.
     private enum AdaptDecision {
         case apply(Credential)
@@ -106,15 +113,23 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
               authenticator.didRequest(urlRequest, with: response, failDueToAuthenticationError: error) else {
             return completion(.doNotRetry)
         }
-        guard let credential else { return completion(.doNotRetryWithError(AuthenticationError.missingCredential)) }
-        // Sent with an older credential: the current one may well work.
-        guard authenticator.isRequest(urlRequest, authenticatedWith: credential) else { return completion(.retry) }
-        let step = state.withLock { state -> Step in
+        // Decided under the lock: a refresh ending between reading the credential and starting
+        // another would otherwise refresh a credential the request never carried.
+        let decision = state.withLock { state -> RetryDecision in
+            guard let credential = state.credential else { return .missing }
+            // Sent with an older credential: the current one may well work.
+            guard authenticator.isRequest(urlRequest, authenticatedWith: credential) else { return .retry }
             state.pendingRetries.append(completion)
-            // The credential may have changed since it was read: refresh what is current now.
-            return startRefresh(of: state.credential ?? credential, in: &state)
+            return .wait(startRefresh(of: credential, in: &state))
         }
-        perform(step, for: session)
+        switch decision {
+        case .retry:
+            completion(.retry)
+        case .missing:
+            completion(.doNotRetryWithError(AuthenticationError.missingCredential))
+        case let .wait(step):
+            perform(step, for: session)
+        }
     }
 
     // MARK: Refreshing

@@ -29,7 +29,8 @@ public protocol Authenticator: AnyObject, Sendable {
                     failDueToAuthenticationError error: any Error) -> Bool
 
     /// Whether `urlRequest` carries `credential` (if not, it was sent with an older one and can
-    /// simply be retried with the current one).
+    /// simply be retried with the current one). Asked while the interceptor decides a retry,
+    /// under its lock: it must not use the interceptor (its `credential`, say).
     func isRequest(_ urlRequest: URLRequest, authenticatedWith credential: Credential) -> Bool
 }
 

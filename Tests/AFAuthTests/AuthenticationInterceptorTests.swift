@@ -60,6 +60,28 @@ import Testing
         withExtendedLifetime(session) {}
     }
 
+    @Test func aRetryDecidedWhileARefreshEndsIsRetriedWithoutAnotherRefresh() async throws {
+        let client = uniqueKey()
+        let authenticator = RefreshEndingMidDecision(Self.authenticator(client))
+        // Not expired locally, but the server never issued it: both requests get a 401.
+        let credential = OAuth2Credential(accessToken: "unknown", refreshToken: "rt-0", expiration: Date().addingTimeInterval(3600))
+        let interceptor = AuthenticationInterceptor(authenticator: authenticator, credential: credential)
+        let session = makeSession()
+        let url = OAuthServer.resource(client)
+        let first = Task { await session.request(url, interceptor: interceptor).validate().serializingData().response }
+        // The first 401 started the refresh; it goes on only once the late request's retry is
+        // being decided, and ends within that decision unless the decision holds the lock.
+        await authenticator.refreshStarted.wait()
+        let late = await session.request(url, headers: [RefreshEndingMidDecision.lateHeader: "1"], interceptor: interceptor)
+            .validate().serializingData().response
+        let responses = [await first.value, late]
+        #expect(responses.map { $0.response?.statusCode } == [200, 200])
+        #expect(responses.allSatisfy { $0.request?.headers["Authorization"] == "Bearer at-\(client)-1" })
+        #expect(authenticator.refreshes == 1)
+        #expect(await OAuthServer.refreshes(client) == 1)
+        withExtendedLifetime(session) {}
+    }
+
     @Test func aRefreshFailureFailsEveryWaitingRequestWithTheRefreshError() async throws {
         let client = uniqueKey(), adapted = Gate(opensAfter: 10)
         let authenticator = GatedAuthenticator(Self.authenticator(client), gate: adapted)
