@@ -33,7 +33,11 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
     }
 
     private struct State {
-        var credential: Credential?
+        var credential: Credential? {
+            didSet { credentialVersion += 1 }
+        }
+        /// Counts the credential's changes, so a retry decided outside the lock can tell.
+        var credentialVersion = 0
         var isRefreshing = false
         var refreshTimestamps: [TimeInterval] = []
         var refreshWindow: RefreshWindow?
@@ -46,13 +50,6 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
         case none
         case refresh(Credential)
         case fail(any Error, [PendingAdaptation], [@Sendable (RetryResult) -> Void])
-    }
-
-    /// What `retry` does once the lock is released.
-    private enum RetryDecision {
-        case retry
-        case missing
-        case wait(Step)
     }
 
     /// What `adapt` does once the lock is released.
@@ -113,23 +110,22 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
               authenticator.didRequest(urlRequest, with: response, failDueToAuthenticationError: error) else {
             return completion(.doNotRetry)
         }
-        // Decided under the lock: a refresh ending between reading the credential and starting
-        // another would otherwise refresh a credential the request never carried.
-        let decision = state.withLock { state -> RetryDecision in
-            guard let credential = state.credential else { return .missing }
-            // Sent with an older credential: the current one may well work.
-            guard authenticator.isRequest(urlRequest, authenticatedWith: credential) else { return .retry }
+        // The credential as of now, and which version of it: a refresh (or a new credential set)
+        // may end while the authenticator looks at the request, outside the lock.
+        guard let (credential, version) = state.withLock({ state in state.credential.map { ($0, state.credentialVersion) } }) else {
+            return completion(.doNotRetryWithError(AuthenticationError.missingCredential))
+        }
+        // Sent with an older credential: the current one may well work.
+        guard authenticator.isRequest(urlRequest, authenticatedWith: credential) else { return completion(.retry) }
+        let step = state.withLock { state -> Step? in
+            // Replaced meanwhile: the request was refused with a credential that is no longer
+            // current, so it is retried with the new one rather than refreshing that.
+            guard state.credentialVersion == version else { return nil }
             state.pendingRetries.append(completion)
-            return .wait(startRefresh(of: credential, in: &state))
+            return startRefresh(of: credential, in: &state)
         }
-        switch decision {
-        case .retry:
-            completion(.retry)
-        case .missing:
-            completion(.doNotRetryWithError(AuthenticationError.missingCredential))
-        case let .wait(step):
-            perform(step, for: session)
-        }
+        guard let step else { return completion(.retry) }
+        perform(step, for: session)
     }
 
     // MARK: Refreshing

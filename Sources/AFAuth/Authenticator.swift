@@ -29,8 +29,7 @@ public protocol Authenticator: AnyObject, Sendable {
                     failDueToAuthenticationError error: any Error) -> Bool
 
     /// Whether `urlRequest` carries `credential` (if not, it was sent with an older one and can
-    /// simply be retried with the current one). Asked while the interceptor decides a retry,
-    /// under its lock: it must not use the interceptor (its `credential`, say).
+    /// simply be retried with the current one).
     func isRequest(_ urlRequest: URLRequest, authenticatedWith credential: Credential) -> Bool
 }
 

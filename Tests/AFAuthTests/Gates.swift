@@ -43,8 +43,7 @@ final class GatedAuthenticator: Authenticator, @unchecked Sendable {
 
 /// An OAuth2Authenticator that makes a refresh end while the retry of a request marked `late`
 /// is being decided: its first refresh waits until that decision asks `isRequest`, which then
-/// waits for the refresh to end (up to two seconds: it cannot end while the interceptor holds
-/// its lock for the decision, as it must).
+/// waits for the refresh to end (at most 20 s, should the interceptor hold a lock meanwhile).
 final class RefreshEndingMidDecision: Authenticator, @unchecked Sendable {
     static let lateHeader = "X-Late-Request"
     let inner: OAuth2Authenticator
@@ -89,7 +88,7 @@ final class RefreshEndingMidDecision: Authenticator, @unchecked Sendable {
             && lock.withLock { lateDecisions += 1; return lateDecisions == 1 }
         if isFirstLateDecision {
             deciding.signal()
-            _ = refreshEnded.wait(timeout: .now() + 2)
+            _ = refreshEnded.wait(timeout: .now() + 20)
         }
         return inner.isRequest(urlRequest, authenticatedWith: credential)
     }
