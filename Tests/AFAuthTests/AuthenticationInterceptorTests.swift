@@ -61,8 +61,14 @@ import Testing
     }
 
     @Test func aRetryDecidedWhileARefreshEndsIsRetriedWithoutAnotherRefresh() async throws {
-        let client = uniqueKey()
-        let authenticator = RefreshEndingMidDecision(Self.authenticator(client))
+        let client = uniqueKey(), lateHeader = "X-Late-Request", refreshGoesOn = Gate(opensAfter: 1)
+        // The refresh waits until the late request's retry is being decided; that decision waits
+        // (at most 20 s, should the interceptor hold a lock meanwhile) for the refresh to end.
+        let authenticator = GatedAuthenticator(Self.authenticator(client), gate: refreshGoesOn) { authenticator, request in
+            guard request.value(forHTTPHeaderField: lateHeader) != nil else { return }
+            refreshGoesOn.arrive()
+            authenticator.refreshEnded.wait()
+        }
         // Not expired locally, but the server never issued it: both requests get a 401.
         let credential = OAuth2Credential(accessToken: "unknown", refreshToken: "rt-0", expiration: Date().addingTimeInterval(3600))
         let interceptor = AuthenticationInterceptor(authenticator: authenticator, credential: credential)
@@ -72,7 +78,7 @@ import Testing
         // The first 401 started the refresh; it goes on only once the late request's retry is
         // being decided, and ends within that decision unless the decision holds the lock.
         await authenticator.refreshStarted.wait()
-        let late = await session.request(url, headers: [RefreshEndingMidDecision.lateHeader: "1"], interceptor: interceptor)
+        let late = await session.request(url, headers: [lateHeader: "1"], interceptor: interceptor)
             .validate().serializingData().response
         let responses = [await first.value, late]
         #expect(responses.map { $0.response?.statusCode } == [200, 200])

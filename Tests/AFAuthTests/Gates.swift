@@ -5,16 +5,24 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// An OAuth2Authenticator whose refreshes wait at `gate` first, and are counted.
+/// An OAuth2Authenticator whose refreshes wait at `gate` first, and are counted. `beforeDeciding`
+/// runs before each `isRequest` answer (a test may hold a retry decision there).
 final class GatedAuthenticator: Authenticator, @unchecked Sendable {
     let inner: OAuth2Authenticator
     let gate: Gate
+    /// Fired when a refresh starts.
+    let refreshStarted = OneShot()
+    /// Opens once a refresh has ended (its completion returned).
+    let refreshEnded = Gate(opensAfter: 1)
+    private let beforeDeciding: @Sendable (GatedAuthenticator, URLRequest) -> Void
     private let lock = NSLock()
     private var refreshCount = 0
 
-    init(_ inner: OAuth2Authenticator, gate: Gate) {
+    init(_ inner: OAuth2Authenticator, gate: Gate,
+         beforeDeciding: @escaping @Sendable (GatedAuthenticator, URLRequest) -> Void = { _, _ in }) {
         self.inner = inner
         self.gate = gate
+        self.beforeDeciding = beforeDeciding
     }
 
     var refreshes: Int { lock.withLock { refreshCount } }
@@ -26,55 +34,12 @@ final class GatedAuthenticator: Authenticator, @unchecked Sendable {
     func refresh(_ credential: OAuth2Credential, for session: Session,
                  completion: @escaping @Sendable (Result<OAuth2Credential, any Error>) -> Void) {
         lock.withLock { refreshCount += 1 }
-        DispatchQueue.global().async {
-            self.gate.wait()
-            self.inner.refresh(credential, for: session, completion: completion)
-        }
-    }
-
-    func didRequest(_ urlRequest: URLRequest, with response: HTTPURLResponse, failDueToAuthenticationError error: any Error) -> Bool {
-        inner.didRequest(urlRequest, with: response, failDueToAuthenticationError: error)
-    }
-
-    func isRequest(_ urlRequest: URLRequest, authenticatedWith credential: OAuth2Credential) -> Bool {
-        inner.isRequest(urlRequest, authenticatedWith: credential)
-    }
-}
-
-/// An OAuth2Authenticator that makes a refresh end while the retry of a request marked `late`
-/// is being decided: its first refresh waits until that decision asks `isRequest`, which then
-/// waits for the refresh to end (at most 20 s, should the interceptor hold a lock meanwhile).
-final class RefreshEndingMidDecision: Authenticator, @unchecked Sendable {
-    static let lateHeader = "X-Late-Request"
-    let inner: OAuth2Authenticator
-    /// Fired when the first refresh starts.
-    let refreshStarted = OneShot()
-    private let deciding = DispatchSemaphore(value: 0)
-    private let refreshEnded = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var refreshCount = 0
-    private var lateDecisions = 0
-
-    init(_ inner: OAuth2Authenticator) {
-        self.inner = inner
-    }
-
-    var refreshes: Int { lock.withLock { refreshCount } }
-
-    func apply(_ credential: OAuth2Credential, to urlRequest: inout URLRequest) {
-        inner.apply(credential, to: &urlRequest)
-    }
-
-    func refresh(_ credential: OAuth2Credential, for session: Session,
-                 completion: @escaping @Sendable (Result<OAuth2Credential, any Error>) -> Void) {
-        let isFirst = lock.withLock { refreshCount += 1; return refreshCount == 1 }
-        guard isFirst else { return inner.refresh(credential, for: session, completion: completion) }
         refreshStarted.fire()
         DispatchQueue.global().async {
-            _ = self.deciding.wait(timeout: .now() + 20)
+            self.gate.wait()
             self.inner.refresh(credential, for: session) { result in
                 completion(result)
-                self.refreshEnded.signal()
+                self.refreshEnded.arrive()
             }
         }
     }
@@ -84,12 +49,7 @@ final class RefreshEndingMidDecision: Authenticator, @unchecked Sendable {
     }
 
     func isRequest(_ urlRequest: URLRequest, authenticatedWith credential: OAuth2Credential) -> Bool {
-        let isFirstLateDecision = urlRequest.value(forHTTPHeaderField: Self.lateHeader) != nil
-            && lock.withLock { lateDecisions += 1; return lateDecisions == 1 }
-        if isFirstLateDecision {
-            deciding.signal()
-            _ = refreshEnded.wait(timeout: .now() + 20)
-        }
+        beforeDeciding(self, urlRequest)
         return inner.isRequest(urlRequest, authenticatedWith: credential)
     }
 }
