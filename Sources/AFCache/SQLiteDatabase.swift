@@ -1,8 +1,9 @@
 import CSQLite
 import Foundation
 
-/// One SQLite connection: statements with bound values, rows read by column. Not thread-safe:
-/// its owner serialises access.
+/// One SQLite connection: statements with bound values, rows read by column, each statement
+/// prepared once per connection and kept for its next use. Not thread-safe: its owner serialises
+/// access.
 final class SQLiteDatabase {
     /// A failed SQLite call: the result code and SQLite's message.
     struct Failure: Error, CustomStringConvertible {
@@ -48,6 +49,8 @@ final class SQLiteDatabase {
     }
 
     private var handle: OpaquePointer?
+    /// Prepared statements not in use, by the address of their SQL text (a literal).
+    private var statements: [UnsafeRawPointer: OpaquePointer] = [:]
 
     /// Opens (creating) the database at `path`, waiting up to `busyTimeout` for other
     /// connections' locks. A symbolic link at `path` is refused.
@@ -69,6 +72,8 @@ final class SQLiteDatabase {
     }
 
     func close() {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        statements = [:]
         sqlite3_close_v2(handle)
         handle = nil
     }
@@ -78,12 +83,18 @@ final class SQLiteDatabase {
         try check(sqlite3_exec(handle, sql, nil, nil, nil))
     }
 
-    /// Runs `sql` with `values`, calling `row` for each result row.
-    func query(_ sql: String, _ values: [Value] = [], row: (Row) throws -> Void = { _ in }) throws {
-        var statement: OpaquePointer?
-        try check(sqlite3_prepare_v2(handle, sql, -1, &statement, nil))
-        defer { sqlite3_finalize(statement) }
-        guard let statement else { return }
+    /// Runs `sql` with `values`, calling `row` for each result row. The statement is prepared on
+    /// its first use and reused after (a query run inside another's `row` gets its own).
+    func query(_ sql: StaticString, _ values: [Value] = [], row: (Row) throws -> Void = { _ in }) throws {
+        let statement = try takeStatement(sql)
+        defer {
+            // Ends the statement's read of the file and frees the copies of bound values.
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+            if statements.updateValue(statement, forKey: UnsafeRawPointer(sql.utf8Start)) != nil {
+                sqlite3_finalize(statement)
+            }
+        }
         for (index, value) in values.enumerated() {
             try check(bind(value, to: Int32(index + 1), in: statement))
         }
@@ -93,6 +104,15 @@ final class SQLiteDatabase {
             guard result == SQLITE_ROW else { return try check(result) }
             try row(Row(statement: statement))
         }
+    }
+
+    /// The prepared statement of `sql`, taken from the kept ones or prepared now.
+    private func takeStatement(_ sql: StaticString) throws -> OpaquePointer {
+        if let kept = statements.removeValue(forKey: UnsafeRawPointer(sql.utf8Start)) { return kept }
+        var statement: OpaquePointer?
+        try check(sqlite3_prepare_v2(handle, sql.utf8Start, Int32(sql.utf8CodeUnitCount), &statement, nil))
+        guard let statement else { throw Failure(code: SQLITE_MISUSE, message: "no statement in \(sql)") }
+        return statement
     }
 
     /// The row id the last successful INSERT gave its row.
