@@ -32,13 +32,31 @@ enum CacheDecisionFuzz {
         let decision = CacheLookup.decide(CacheRequestFields(request), policy: .useProtocolCachePolicy, entries: [entry], now: now)
         guard case let .useStored(_, servedAge) = decision else { return [] }
         var problems: [String] = []
-        let requestControl = CacheControl(request.value(forHTTPHeaderField: "Cache-Control"))
-        let responseControl = CacheControl(responseHeaders.value(for: "Cache-Control"))
-        if requestControl.directives.keys.contains("no-cache") { problems.append("used stored despite request no-cache") }
-        if requestControl.directives.keys.contains("no-store") { problems.append("used stored despite request no-store") }
-        if responseControl.directives.keys.contains("no-cache") { problems.append("used stored despite response no-cache") }
+        let requestDirectives = directiveNames(request.value(forHTTPHeaderField: "Cache-Control"))
+        let responseDirectives = directiveNames(responseHeaders.value(for: "Cache-Control"))
+        if requestDirectives.contains("no-cache") { problems.append("used stored despite request no-cache") }
+        if requestDirectives.contains("no-store") { problems.append("used stored despite request no-store") }
+        if responseDirectives.contains("no-cache") { problems.append("used stored despite response no-cache") }
         if CacheLookup.varyNames(responseHeaders).contains("*") { problems.append("used stored despite Vary: *") }
         if servedAge < 0 { problems.append("age \(servedAge)") }
         return problems
+    }
+
+    /// The lower-cased directive names of a Cache-Control value, read here independently of
+    /// `CacheControl`: split on commas outside quotes (scalars, not characters: a quote followed
+    /// by a combining mark is still a quote), each name before its `=`.
+    private static func directiveNames(_ header: String?) -> Set<String> {
+        var names: Set<String> = [], part = String.UnicodeScalarView(), quoted = false
+        for scalar in ((header ?? "") + ",").unicodeScalars {
+            if scalar == "\"" { quoted.toggle() }
+            if scalar == ",", !quoted {
+                let name = String(part).split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                names.insert(name.trimmingCharacters(in: CharacterSet(charactersIn: " \t")).lowercased())
+                part = String.UnicodeScalarView()
+            } else {
+                part.append(scalar)
+            }
+        }
+        return names
     }
 }

@@ -21,6 +21,18 @@ import Testing
         #expect(ordered.map(\.name) == ["Y"])
     }
 
+    /// Names compare as their `lowercased()` forms do, as in Alamofire: long ASCII names, and
+    /// names whose other characters lower-case to ASCII letters (the Kelvin sign to `k`).
+    @Test func namesCompareAsTheirLowercasedForms() {
+        let headers = HTTPHeaders([HTTPHeader(name: "X-Request-Correlation-Identifier", value: "1"),
+                                   HTTPHeader(name: "\u{212A}ey", value: "2"), HTTPHeader(name: "Ünïcode", value: "3")])
+        #expect(headers.value(for: "x-request-correlation-IDENTIFIER") == "1")
+        #expect(headers.value(for: "X-Request-Correlation-Identifie") == nil)
+        #expect(headers.value(for: "KEY") == "2")
+        #expect(headers.value(for: "üNÏCODE") == "3")
+        #expect(headers.value(for: "Unicode") == nil)
+    }
+
     @Test func subscriptSetAndRemove() {
         var headers = HTTPHeaders()
         headers["Accept"] = "a"

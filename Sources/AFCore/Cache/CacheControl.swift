@@ -1,67 +1,119 @@
 import Foundation
 
-/// The directives of a `Cache-Control` header (RFC 9111 §5.2), parsed leniently: names are
-/// case-insensitive, values may be quoted, unknown directives are kept but mean nothing here.
+/// The directives of a `Cache-Control` header (RFC 9111 §5.2) that a private cache acts on, parsed
+/// leniently in one pass over the header's bytes: names are case-insensitive, values may be
+/// quoted, other directives mean nothing here. A repeated directive counts at its first occurrence
+/// (it is invalid, and the stricter reading, an earlier max-age, is as good as any).
 package struct CacheControl: Equatable {
-    /// Directive names (lower-cased) and their values (nil when the directive has none).
-    package private(set) var directives: [String: String?] = [:]
+    package private(set) var noStore = false
+    package private(set) var noCache = false
+    package private(set) var mustRevalidate = false
+    package private(set) var onlyIfCached = false
+    package private(set) var isPublic = false
+    package private(set) var isPrivate = false
+    /// `max-age`, nil when absent or not a number.
+    package private(set) var maxAge: TimeInterval?
+    /// `min-fresh`, nil when absent or not a number.
+    package private(set) var minFresh: TimeInterval?
+    /// `max-stale`: nil when absent or not a number; `.infinity` when given without a value (any
+    /// staleness).
+    package private(set) var maxStale: TimeInterval?
+    /// The valued directives met so far (bits of `ValuedDirective`): only the first counts.
+    private var seenValued: UInt8 = 0
+
+    private enum ValuedDirective: UInt8 { case maxAge = 1, minFresh = 2, maxStale = 4 }
 
     package init(_ header: String?) {
-        guard let header else { return }
-        for part in Self.split(header) {
-            let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingASCIISpaces() }
-            guard let name = pieces.first?.lowercased(), !name.isEmpty else { continue }
-            var value = pieces.count > 1 ? String(pieces[1]) : nil
-            if let quoted = value, quoted.count >= 2, quoted.hasPrefix("\""), quoted.hasSuffix("\"") {
-                value = String(quoted.dropFirst().dropLast())
-            }
-            // The first occurrence wins: a repeated directive is invalid, and the stricter reading
-            // (an earlier max-age) is as good as any.
-            if directives[name] == nil { directives[name] = .some(value) }
-        }
-    }
-
-    func has(_ name: String) -> Bool { directives[name] != nil }
-
-    /// The value of a delta-seconds directive; nil when absent or not a number.
-    package func seconds(_ name: String) -> TimeInterval? {
-        guard let value = directives[name] ?? nil, let number = Int(value), number >= 0 else { return nil }
-        return TimeInterval(number)
-    }
-
-    var noStore: Bool { has("no-store") }
-    var noCache: Bool { has("no-cache") }
-    var mustRevalidate: Bool { has("must-revalidate") }
-    var onlyIfCached: Bool { has("only-if-cached") }
-    var maxAge: TimeInterval? { seconds("max-age") }
-    var minFresh: TimeInterval? { seconds("min-fresh") }
-
-    /// `max-stale`: nil when absent; `.infinity` when given without a value (any staleness).
-    var maxStale: TimeInterval? {
-        guard has("max-stale") else { return nil }
-        return seconds("max-stale") ?? ((directives["max-stale"] ?? nil) == nil ? .infinity : nil)
-    }
-
-    /// Splits on commas outside quoted strings (compared as bytes: both are ASCII).
-    private static func split(_ header: String) -> [Substring] {
-        var parts: [Substring] = []
-        let bytes = header.utf8
-        var start = bytes.startIndex
-        var quoted = false
-        var index = start
-        while index < bytes.endIndex {
-            switch bytes[index] {
-            case UInt8(ascii: "\""): quoted.toggle()
-            case UInt8(ascii: ","):
-                if !quoted {
-                    parts.append(header[start..<index])
-                    start = bytes.index(after: index)
+        header?.withUTF8Bytes { bytes in
+            var start = 0
+            var quoted = false
+            // Commas outside quoted strings end a directive.
+            for index in bytes.indices {
+                switch bytes[index] {
+                case UInt8(ascii: "\""): quoted.toggle()
+                case UInt8(ascii: ",") where !quoted:
+                    read(bytes, start..<index)
+                    start = index + 1
+                default: break
                 }
-            default: break
             }
-            index = bytes.index(after: index)
+            read(bytes, start..<bytes.count)
         }
-        parts.append(header[start...])
-        return parts.map { $0.trimmingASCIISpaces() }.filter { !$0.isEmpty }
+    }
+
+    /// Takes in one directive, `name` or `name=value`, the bytes of `header` in `range`.
+    private mutating func read(_ header: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
+        let bytes = Bytes(header)
+        let part = bytes.trimmed(range)
+        let equals = part.first { header[$0] == UInt8(ascii: "=") }
+        let name = bytes.trimmed(part.lowerBound..<(equals ?? part.upperBound))
+        guard !name.isEmpty else { return }
+        // `name=` counts as a directive without a value.
+        var value = equals.map { bytes.trimmed($0 + 1..<part.upperBound) }.flatMap { $0.isEmpty ? nil : $0 }
+        if let quoted = value, quoted.count >= 2, header[quoted.lowerBound] == UInt8(ascii: "\""),
+           header[quoted.upperBound - 1] == UInt8(ascii: "\"") {
+            value = quoted.lowerBound + 1..<quoted.upperBound - 1
+        }
+        let seconds = value.map { bytes.seconds($0) }
+        if bytes.is(name, "no-store") { noStore = true }
+        else if bytes.is(name, "no-cache") { noCache = true }
+        else if bytes.is(name, "must-revalidate") { mustRevalidate = true }
+        else if bytes.is(name, "only-if-cached") { onlyIfCached = true }
+        else if bytes.is(name, "public") { isPublic = true }
+        else if bytes.is(name, "private") { isPrivate = true }
+        else if bytes.is(name, "max-age") {
+            if firstOccurrence(of: .maxAge) { maxAge = seconds ?? nil }
+        } else if bytes.is(name, "min-fresh") {
+            if firstOccurrence(of: .minFresh) { minFresh = seconds ?? nil }
+        } else if bytes.is(name, "max-stale") {
+            if firstOccurrence(of: .maxStale) { maxStale = value == nil ? .infinity : seconds ?? nil }
+        }
+    }
+
+    /// Whether `directive` is met for the first time, noting it.
+    private mutating func firstOccurrence(of directive: ValuedDirective) -> Bool {
+        defer { seenValued |= directive.rawValue }
+        return seenValued & directive.rawValue == 0
+    }
+}
+
+/// A header's bytes, read by offsets.
+private struct Bytes {
+    let buffer: UnsafeBufferPointer<UInt8>
+
+    init(_ buffer: UnsafeBufferPointer<UInt8>) { self.buffer = buffer }
+
+    /// `range` without leading and trailing spaces and tabs.
+    func trimmed(_ range: Range<Int>) -> Range<Int> {
+        var lower = range.lowerBound, upper = range.upperBound
+        while lower < upper, buffer[lower] == 0x20 || buffer[lower] == 0x09 { lower += 1 }
+        while upper > lower, buffer[upper - 1] == 0x20 || buffer[upper - 1] == 0x09 { upper -= 1 }
+        return lower..<upper
+    }
+
+    /// Whether the bytes in `range` are `directive`, ASCII letters compared without case.
+    func `is`(_ range: Range<Int>, _ directive: StaticString) -> Bool {
+        range.count == directive.utf8CodeUnitCount
+            && directive.withUTF8Buffer { UnsafeBufferPointer(rebasing: buffer[range]).equalsIgnoringASCIICase($0) }
+    }
+
+    /// A delta-seconds value (an optional sign, then digits, as `Int(_:)` reads them); nil when
+    /// not a number, negative, or past `Int`'s range.
+    func seconds(_ range: Range<Int>) -> TimeInterval? {
+        var index = range.lowerBound
+        let negative = index < range.upperBound && buffer[index] == UInt8(ascii: "-")
+        if index < range.upperBound, negative || buffer[index] == UInt8(ascii: "+") { index += 1 }
+        guard index < range.upperBound else { return nil }
+        var number = 0
+        while index < range.upperBound {
+            let digit = Int(buffer[index]) - Int(UInt8(ascii: "0"))
+            guard (0...9).contains(digit) else { return nil }
+            let (times10, overflow) = number.multipliedReportingOverflow(by: 10)
+            let (sum, overflowAgain) = times10.addingReportingOverflow(digit)
+            guard !overflow, !overflowAgain else { return nil }
+            number = sum
+            index += 1
+        }
+        return negative && number != 0 ? nil : TimeInterval(number)
     }
 }

@@ -20,7 +20,7 @@ enum CacheFreshness {
             guard let expiry = HTTPDate.parse(expires) else { return 0 }
             return max(0, expiry.timeIntervalSince(date))
         }
-        if heuristicallyCacheable.contains(entry.statusCode) || control.has("public"),
+        if heuristicallyCacheable.contains(entry.statusCode) || control.isPublic,
            let lastModified = entry.headers.value(for: "Last-Modified").flatMap(HTTPDate.parse) {
             return max(0, date.timeIntervalSince(lastModified) * heuristicFraction)
         }

@@ -43,11 +43,12 @@ package struct CacheRequestFields {
 
     /// The value of a curl header line when its name is `name`, compared without allocating.
     static func value(of line: String, ifNamed name: String) -> Substring? {
-        let bytes = line.utf8
-        guard bytes.count > name.utf8.count else { return nil }
-        let end = bytes.index(bytes.startIndex, offsetBy: name.utf8.count)
-        guard bytes[end] == UInt8(ascii: ":") || bytes[end] == UInt8(ascii: ";"),
-              zip(bytes[..<end], name.utf8).allSatisfy({ $0.equalsIgnoringASCIICase($1) }) else { return nil }
-        return line[bytes.index(after: end)...].trimmingASCIISpaces()
+        let count = name.utf8.count
+        let named = line.withUTF8Bytes { bytes in
+            bytes.count > count && (bytes[count] == UInt8(ascii: ":") || bytes[count] == UInt8(ascii: ";"))
+                && name.withUTF8Bytes { UnsafeBufferPointer(rebasing: bytes[..<count]).equalsIgnoringASCIICase($0) }
+        }
+        guard named else { return nil }
+        return line[line.utf8.index(line.utf8.startIndex, offsetBy: count + 1)...].trimmingASCIISpaces()
     }
 }

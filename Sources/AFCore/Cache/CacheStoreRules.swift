@@ -22,7 +22,7 @@ package enum CacheStoreRules {
         guard !requestControl.noStore, !responseControl.noStore else { return false }
         if CacheLookup.varyNames(headers).contains("*") { return false }
         return CacheFreshness.heuristicallyCacheable.contains(statusCode) || responseControl.maxAge != nil
-            || headers.value(for: "Expires") != nil || responseControl.has("public") || responseControl.has("private")
+            || headers.value(for: "Expires") != nil || responseControl.isPublic || responseControl.isPrivate
     }
 
     /// `headers` without hop-by-hop fields, those the Connection field names, and Set-Cookie.

@@ -43,7 +43,7 @@ public struct HTTPHeaders: Equatable, Hashable, Sendable {
             headers.append(header)
             return
         }
-        headers.replaceSubrange(index...index, with: [header])
+        headers[index] = header
     }
 
     /// Case-insensitively removes the header with `name`, if any.
@@ -139,9 +139,10 @@ extension HTTPHeader: CustomStringConvertible {
 }
 
 extension [HTTPHeader] {
+    /// The first header named `name`, compared as `lowercased()` compares (ASCII names without
+    /// making lower-cased copies).
     func index(of name: String) -> Int? {
-        let lowercased = name.lowercased()
-        return firstIndex { $0.name.lowercased() == lowercased }
+        firstIndex { $0.name.equalsIgnoringCase(name) }
     }
 }
 

@@ -230,24 +230,6 @@ private extension UnsafeBufferPointer<UInt8> {
     }
 }
 
-extension String {
-    /// Equality ignoring the case of ASCII letters, as HTTP field names compare.
-    func equalsIgnoringASCIICase(_ other: String) -> Bool {
-        // Counting a native string's UTF-8 is free, and most names differ in length.
-        let lhs = utf8, rhs = other.utf8
-        return lhs.count == rhs.count && zip(lhs, rhs).allSatisfy { $0.equalsIgnoringASCIICase($1) }
-    }
-}
-
-extension UInt8 {
-    /// Equality of two bytes, ASCII letters compared without case.
-    func equalsIgnoringASCIICase(_ other: UInt8) -> Bool {
-        guard self != other else { return true }
-        let folded = self | 0x20
-        return folded == other | 0x20 && folded >= UInt8(ascii: "a") && folded <= UInt8(ascii: "z")
-    }
-}
-
 /// An upload's body as a task hands it to each exchange.
 enum TransferUpload: @unchecked Sendable {
     case data(Data)
