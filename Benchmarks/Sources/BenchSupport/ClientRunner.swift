@@ -33,9 +33,10 @@ public struct ClientRunner {
         try run(arguments: [mode, url, path])
     }
 
-    /// Runs `count` sequential GETs of `url` answered by the client's HTTP cache (`cache-hits`).
-    public func runCacheHits(url: String, count: Int) throws -> RunResult {
-        try run(arguments: ["cache-hits", url, String(count)])
+    /// Runs `count` sequential GETs of `url` answered by the client's HTTP cache (`cache-hits`;
+    /// `mode` names another form, such as AF's `cache-hits-same-queue`).
+    public func runCacheHits(url: String, count: Int, mode: String = "cache-hits") throws -> RunResult {
+        try run(arguments: [mode, url, String(count)])
     }
 
     /// One GET of `url` in `phase` (`network`, `store`, `serve`) with an SQLiteURLCache at `file`.
