@@ -91,8 +91,9 @@ final class SQLiteDatabase {
             // Ends the statement's read of the file and frees the copies of bound values.
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
-            if statements.updateValue(statement, forKey: UnsafeRawPointer(sql.utf8Start)) != nil {
-                sqlite3_finalize(statement)
+            // A query of the same SQL run inside this one's `row` kept its own statement: one is enough.
+            if let replaced = statements.updateValue(statement, forKey: UnsafeRawPointer(sql.utf8Start)) {
+                sqlite3_finalize(replaced)
             }
         }
         for (index, value) in values.enumerated() {

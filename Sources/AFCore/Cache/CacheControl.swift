@@ -23,6 +23,13 @@ package struct CacheControl: Equatable {
 
     private enum ValuedDirective: UInt8 { case maxAge = 1, minFresh = 2, maxStale = 4 }
 
+    /// Equal when they mean the same (whatever was skipped on the way).
+    package static func == (lhs: Self, rhs: Self) -> Bool {
+        (lhs.noStore, lhs.noCache, lhs.mustRevalidate, lhs.onlyIfCached, lhs.isPublic, lhs.isPrivate)
+            == (rhs.noStore, rhs.noCache, rhs.mustRevalidate, rhs.onlyIfCached, rhs.isPublic, rhs.isPrivate)
+            && (lhs.maxAge, lhs.minFresh, lhs.maxStale) == (rhs.maxAge, rhs.minFresh, rhs.maxStale)
+    }
+
     package init(_ header: String?) {
         header?.withUTF8Bytes { bytes in
             var start = 0
@@ -44,7 +51,9 @@ package struct CacheControl: Equatable {
     /// Takes in one directive, `name` or `name=value`, the bytes of `header` in `range`.
     private mutating func read(_ header: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
         let bytes = Bytes(header)
-        let part = bytes.trimmed(range)
+        var part = bytes.trimmed(range)
+        // Leading `=` signs are skipped (`=no-store` is read as `no-store`): the cautious reading.
+        while let first = part.first, header[first] == UInt8(ascii: "=") { part = bytes.trimmed(first + 1..<part.upperBound) }
         let equals = part.first { header[$0] == UInt8(ascii: "=") }
         let name = bytes.trimmed(part.lowerBound..<(equals ?? part.upperBound))
         guard !name.isEmpty else { return }

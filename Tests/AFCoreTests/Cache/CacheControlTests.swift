@@ -37,8 +37,15 @@ struct CacheControlTests {
         #expect(CacheControl("max-age=+").maxAge == nil)
     }
 
+    @Test func leadingEqualsSignsAreSkipped() {
+        #expect(CacheControl("=no-store").noStore)
+        #expect(CacheControl(" = no-cache").noCache)
+        #expect(CacheControl("==max-age=5, max-age=9").maxAge == 5)
+    }
+
     @Test func emptyPartsAndOtherDirectivesMeanNothing() {
         #expect(CacheControl(" , ,, =5, s-maxage=30, only-if-cached") == CacheControl("only-if-cached"))
         #expect(CacheControl(nil) == CacheControl(""))
+        #expect(CacheControl("max-age=x") == CacheControl(""))
     }
 }
