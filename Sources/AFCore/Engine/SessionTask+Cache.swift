@@ -27,7 +27,7 @@ extension SessionTask {
         case .revalidate where bodyStream != nil:
             // A stream has already handed over a 304's head before the stored body could follow:
             // it fetches the whole response again (and stores it anew).
-            startHop(request, after: request, response: nil, body: Data())
+            startHop(request, after: request, response: nil, body: Data(), sending: spec)
         case let .revalidate(entry, conditions):
             var conditional = request
             for condition in conditions where request.value(forHTTPHeaderField: condition.name) == nil {
@@ -37,7 +37,8 @@ extension SessionTask {
             startHop(conditional, after: request, response: nil, body: Data())
         case let .fetch(mayStore):
             mutableState.withLock { $0.cacheMayStore = mayStore }
-            startHop(request, after: request, response: nil, body: Data())
+            // The exchange sends what the lookup was made for: its spec, not another one.
+            startHop(request, after: request, response: nil, body: Data(), sending: spec)
         case .unsatisfiable:
             let error = URLError(.resourceUnavailable, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any])
             finish(request: request, response: nil, data: Data(), error: error)

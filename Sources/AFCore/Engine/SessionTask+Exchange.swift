@@ -120,7 +120,7 @@ extension SessionTask: TransferDelegate {
 
     /// Sends `next` as the task's new exchange, unless the task was cancelled meanwhile.
     func startHop(_ next: URLRequest, after request: URLRequest, response: ReceivedResponse?, body: Data,
-                          restartingDownload: Bool = false, fetchedForTrust: Bool = false) {
+                          restartingDownload: Bool = false, fetchedForTrust: Bool = false, sending: TransferSpec? = nil) {
         let reporting = currentReporting
         let trust = configuration.trustRequirement(for: next.url)
         let transfer = mutableState.withLock { state -> Transfer? in
@@ -130,7 +130,7 @@ extension SessionTask: TransferDelegate {
             state.fetchedForTrust = fetchedForTrust
             if restartingDownload { state.download?.resumeOffset = 0 }
             let transfer = makeTransfer(for: next, download: state.download, reporting: reporting, trust: trust,
-                                        copyingStreamForCache: state.cacheMayStore)
+                                        copyingStreamForCache: state.cacheMayStore, sending: sending)
             state.transfer = transfer
             return transfer
         }

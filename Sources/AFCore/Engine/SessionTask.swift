@@ -264,21 +264,22 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
 
     /// The transfer for one hop of `request`; under the state lock, so it must not call the
     /// delegate. A streamed body is also kept for the HTTP cache when `copyingStreamForCache`.
+    /// `sending`: what the hop sends, when the cache lookup has just worked it out for `request`.
     func makeTransfer(for request: URLRequest, download: DownloadTarget?, reporting: Reporting,
-                      trust: TrustRequirement?, copyingStreamForCache: Bool = false) -> Transfer {
+                      trust: TrustRequirement?, copyingStreamForCache: Bool = false, sending: TransferSpec? = nil) -> Transfer {
         // The spec is handed over as made, not copied: a copy retains each of its references.
         Transfer(spec: transferSpec(for: request, download: download, holdsResponse: reporting.holdsResponse, trust: trust,
-                                    copyingStreamForCache: copyingStreamForCache),
+                                    copyingStreamForCache: copyingStreamForCache, sending: sending),
                  delegate: self, reportsEvents: reporting.events, reportsProgress: reporting.progress,
                  parsedURLs: configuration.parsedURLs, standingOptions: configuration.standingOptions)
     }
 
     private func transferSpec(for request: URLRequest, download: DownloadTarget?, holdsResponse: Bool,
-                              trust: TrustRequirement?, copyingStreamForCache: Bool) -> TransferSpec {
+                              trust: TrustRequirement?, copyingStreamForCache: Bool, sending: TransferSpec?) -> TransferSpec {
         // A redirect that changed the method (to GET) leaves the body behind.
         let keepsBody = request.httpMethod == originalRequest?.httpMethod
-        var spec = configuration.transferSpec(for: request, credential: credential(for: request),
-                                              upload: keepsBody ? upload : nil, download: download)
+        var spec = sending ?? configuration.transferSpec(for: request, credential: credential(for: request),
+                                                         upload: keepsBody ? upload : nil, download: download)
         spec.bodyStream = bodyStream
         if bodyStream != nil, copyingStreamForCache, configuration.httpCache != nil {
             spec.streamCopyLimit = TaskConfiguration.streamCopyLimit
