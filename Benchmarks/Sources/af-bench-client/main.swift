@@ -7,7 +7,8 @@
 // usage: af-bench-client URL COUNT INFLIGHT [CAFILE [FORM]]
 //        af-bench-client upload-file|upload-stream|upload-multipart|upload-multipart-stream|download|stream URL PATH
 //        af-bench-client openapi-stream|openapi-upload URL PATH   (through AFOpenAPI's transport)
-//        af-bench-client cache-hits|cache-hits-same-queue URL COUNT   (the latter: rootQueue = the handler's queue)
+//        af-bench-client cache-hits|cache-hits-same-queue URL COUNT [KEYS]   (the latter: rootQueue = the handler's queue;
+//                        KEYS: that many URLs, URL&key=N, hit in turn)
 //        af-bench-client cache-body URL network|store|serve CACHEFILE
 //        af-bench-client soak URL COUNT INFLIGHT   (checkpoint lines on standard error)
 
@@ -26,8 +27,9 @@ if arguments.count == 4, arguments[1].hasPrefix("upload-") {
 if arguments.count == 5, arguments[1] == "soak" {
     runSoak(url: arguments[2], count: Int(arguments[3]) ?? 0, inflight: Int(arguments[4]) ?? 1)
 }
-if arguments.count == 4, ["cache-hits", "cache-hits-same-queue"].contains(arguments[1]) {
-    runCacheHits(url: arguments[2], count: Int(arguments[3]) ?? 0, sameQueue: arguments[1] == "cache-hits-same-queue")
+if [4, 5].contains(arguments.count), ["cache-hits", "cache-hits-same-queue"].contains(arguments[1]) {
+    runCacheHits(url: arguments[2], count: Int(arguments[3]) ?? 0, keys: arguments.count == 5 ? Int(arguments[4]) ?? 1 : 1,
+                 sameQueue: arguments[1] == "cache-hits-same-queue")
 }
 if arguments.count == 5, arguments[1] == "cache-body" {
     runCacheBody(url: arguments[2], phase: arguments[3], file: arguments[4])
