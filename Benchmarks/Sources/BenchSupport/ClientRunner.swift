@@ -34,9 +34,10 @@ public struct ClientRunner {
     }
 
     /// Runs `count` sequential GETs of `url` answered by the client's HTTP cache (`cache-hits`;
-    /// `mode` names another form, such as AF's `cache-hits-same-queue`).
-    public func runCacheHits(url: String, count: Int, mode: String = "cache-hits") throws -> RunResult {
-        try run(arguments: [mode, url, String(count)])
+    /// `mode` names another form, such as AF's `cache-hits-same-queue`); with `keys`, AF's client
+    /// hits that many URLs in turn.
+    public func runCacheHits(url: String, count: Int, mode: String = "cache-hits", keys: Int? = nil) throws -> RunResult {
+        try run(arguments: [mode, url, String(count)] + (keys.map { [String($0)] } ?? []))
     }
 
     /// One GET of `url` in `phase` (`network`, `store`, `serve`) with an SQLiteURLCache at `file`.

@@ -4,7 +4,8 @@ import Foundation
 /// Sequential GETs of a response fresh for an hour, answered from each client's HTTP cache
 /// (AF: SQLiteURLCache; URLSession: URLCache on disk); libcurl and AsyncHTTPClient have none.
 /// AF's same GETs over the network give the scale. AF's hits also run with the session's rootQueue
-/// being the handler's queue: the same work without the two trips to other threads.
+/// being the handler's queue (the same work without the two trips to other threads), and over
+/// 1,000 URLs in turn (a cache holding many responses).
 func cacheTable(fixture: Fixture, clients: Clients, scale: Double) throws -> Table {
     var table = Table(columns: ["workload (sequential)", "client", "req/s", "CPU ms / 1k req", "AF ÷ client"])
     let count = max(100, Int(10_000 * scale))
@@ -12,9 +13,11 @@ func cacheTable(fixture: Fixture, clients: Clients, scale: Double) throws -> Tab
     let network = try clients.af.run(url: url("bench-network"), count: count, inflight: 1, caFile: fixture.endpoints.caFile)
     let hits = try clients.af.runCacheHits(url: url("bench-af"), count: count)
     let oneQueue = try clients.af.runCacheHits(url: url("bench-af-one-queue"), count: count, mode: "cache-hits-same-queue")
+    let manyURLs = try clients.af.runCacheHits(url: url("bench-af-many"), count: count, keys: 1000)
     let urlSession = try clients.urlSession.runCacheHits(url: url("bench-urlsession"), count: count)
     let rows = [("GETs over the network (fault server)", "AF", network), ("cache hits", "AF (SQLiteURLCache)", hits),
                 ("cache hits", "AF, rootQueue = the handler's queue", oneQueue),
+                ("cache hits, 1,000 URLs in turn", "AF (SQLiteURLCache)", manyURLs),
                 ("cache hits", "URLSession (URLCache on disk)", urlSession)]
     for (name, client, result) in rows {
         let label = result.cacheMisses.map { $0 > 0 ? "\(name) (\($0) of \(count) reached the server)" : name } ?? name
