@@ -50,32 +50,30 @@ package struct CacheControl: Equatable {
 
     /// Takes in one directive, `name` or `name=value`, the bytes of `header` in `range`.
     private mutating func read(_ header: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
-        let bytes = Bytes(header)
-        var part = bytes.trimmed(range)
+        var part = header.spaceTrimmed(range)
         // Leading `=` signs are skipped (`=no-store` is read as `no-store`): the cautious reading.
-        while let first = part.first, header[first] == UInt8(ascii: "=") { part = bytes.trimmed(first + 1..<part.upperBound) }
+        while let first = part.first, header[first] == UInt8(ascii: "=") { part = header.spaceTrimmed(first + 1..<part.upperBound) }
         let equals = part.first { header[$0] == UInt8(ascii: "=") }
-        let name = bytes.trimmed(part.lowerBound..<(equals ?? part.upperBound))
+        let name = header.spaceTrimmed(part.lowerBound..<(equals ?? part.upperBound))
         guard !name.isEmpty else { return }
         // `name=` counts as a directive without a value.
-        var value = equals.map { bytes.trimmed($0 + 1..<part.upperBound) }.flatMap { $0.isEmpty ? nil : $0 }
+        var value = equals.map { header.spaceTrimmed($0 + 1..<part.upperBound) }.flatMap { $0.isEmpty ? nil : $0 }
         if let quoted = value, quoted.count >= 2, header[quoted.lowerBound] == UInt8(ascii: "\""),
            header[quoted.upperBound - 1] == UInt8(ascii: "\"") {
             value = quoted.lowerBound + 1..<quoted.upperBound - 1
         }
-        let seconds = value.map { bytes.seconds($0) }
-        if bytes.is(name, "no-store") { noStore = true }
-        else if bytes.is(name, "no-cache") { noCache = true }
-        else if bytes.is(name, "must-revalidate") { mustRevalidate = true }
-        else if bytes.is(name, "only-if-cached") { onlyIfCached = true }
-        else if bytes.is(name, "public") { isPublic = true }
-        else if bytes.is(name, "private") { isPrivate = true }
-        else if bytes.is(name, "max-age") {
-            if firstOccurrence(of: .maxAge) { maxAge = seconds ?? nil }
-        } else if bytes.is(name, "min-fresh") {
-            if firstOccurrence(of: .minFresh) { minFresh = seconds ?? nil }
-        } else if bytes.is(name, "max-stale") {
-            if firstOccurrence(of: .maxStale) { maxStale = value == nil ? .infinity : seconds ?? nil }
+        if header.names(name, "no-store") { noStore = true }
+        else if header.names(name, "no-cache") { noCache = true }
+        else if header.names(name, "must-revalidate") { mustRevalidate = true }
+        else if header.names(name, "only-if-cached") { onlyIfCached = true }
+        else if header.names(name, "public") { isPublic = true }
+        else if header.names(name, "private") { isPrivate = true }
+        else if header.names(name, "max-age") {
+            if firstOccurrence(of: .maxAge) { maxAge = value.flatMap(header.deltaSeconds) }
+        } else if header.names(name, "min-fresh") {
+            if firstOccurrence(of: .minFresh) { minFresh = value.flatMap(header.deltaSeconds) }
+        } else if header.names(name, "max-stale") {
+            if firstOccurrence(of: .maxStale) { maxStale = value == nil ? .infinity : value.flatMap(header.deltaSeconds) }
         }
     }
 
@@ -87,35 +85,31 @@ package struct CacheControl: Equatable {
 }
 
 /// A header's bytes, read by offsets.
-private struct Bytes {
-    let buffer: UnsafeBufferPointer<UInt8>
-
-    init(_ buffer: UnsafeBufferPointer<UInt8>) { self.buffer = buffer }
-
+private extension UnsafeBufferPointer<UInt8> {
     /// `range` without leading and trailing spaces and tabs.
-    func trimmed(_ range: Range<Int>) -> Range<Int> {
+    func spaceTrimmed(_ range: Range<Int>) -> Range<Int> {
         var lower = range.lowerBound, upper = range.upperBound
-        while lower < upper, buffer[lower] == 0x20 || buffer[lower] == 0x09 { lower += 1 }
-        while upper > lower, buffer[upper - 1] == 0x20 || buffer[upper - 1] == 0x09 { upper -= 1 }
+        while lower < upper, self[lower] == 0x20 || self[lower] == 0x09 { lower += 1 }
+        while upper > lower, self[upper - 1] == 0x20 || self[upper - 1] == 0x09 { upper -= 1 }
         return lower..<upper
     }
 
     /// Whether the bytes in `range` are `directive`, ASCII letters compared without case.
-    func `is`(_ range: Range<Int>, _ directive: StaticString) -> Bool {
+    func names(_ range: Range<Int>, _ directive: StaticString) -> Bool {
         range.count == directive.utf8CodeUnitCount
-            && directive.withUTF8Buffer { UnsafeBufferPointer(rebasing: buffer[range]).equalsIgnoringASCIICase($0) }
+            && directive.withUTF8Buffer { UnsafeBufferPointer(rebasing: self[range]).equalsIgnoringASCIICase($0) }
     }
 
     /// A delta-seconds value (an optional sign, then digits, as `Int(_:)` reads them); nil when
     /// not a number, negative, or past `Int`'s range.
-    func seconds(_ range: Range<Int>) -> TimeInterval? {
+    func deltaSeconds(_ range: Range<Int>) -> TimeInterval? {
         var index = range.lowerBound
-        let negative = index < range.upperBound && buffer[index] == UInt8(ascii: "-")
-        if index < range.upperBound, negative || buffer[index] == UInt8(ascii: "+") { index += 1 }
+        let negative = index < range.upperBound && self[index] == UInt8(ascii: "-")
+        if index < range.upperBound, negative || self[index] == UInt8(ascii: "+") { index += 1 }
         guard index < range.upperBound else { return nil }
         var number = 0
         while index < range.upperBound {
-            let digit = Int(buffer[index]) - Int(UInt8(ascii: "0"))
+            let digit = Int(self[index]) - Int(UInt8(ascii: "0"))
             guard (0...9).contains(digit) else { return nil }
             let (times10, overflow) = number.multipliedReportingOverflow(by: 10)
             let (sum, overflowAgain) = times10.addingReportingOverflow(digit)

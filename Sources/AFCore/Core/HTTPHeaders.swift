@@ -142,7 +142,12 @@ extension [HTTPHeader] {
     /// The first header named `name`, compared as `lowercased()` compares (ASCII names without
     /// making lower-cased copies).
     func index(of name: String) -> Int? {
-        firstIndex { $0.name.equalsIgnoringCase(name) }
+        name.withUTF8Bytes { wanted in
+            firstIndex { header in
+                header.name.withUTF8Bytes { $0.equalsIgnoringCaseUpToUnicode(wanted) }
+                    ?? (header.name.lowercased() == name.lowercased())
+            }
+        }
     }
 }
 

@@ -9,14 +9,6 @@ extension String {
         return withUTF8Bytes { mine in other.withUTF8Bytes { mine.equalsIgnoringASCIICase($0) } }
     }
 
-    /// Equality of the `lowercased()` forms, decided on the bytes in place up to the first
-    /// byte that is not ASCII (Unicode's lower-casing then decides: it maps some characters, such
-    /// as the Kelvin sign, to ASCII letters).
-    func equalsIgnoringCase(_ other: String) -> Bool {
-        withUTF8Bytes { mine in other.withUTF8Bytes { mine.equalsIgnoringCaseUpToUnicode($0) } }
-            ?? (lowercased() == other.lowercased())
-    }
-
     /// Runs `body` over the string's UTF-8 bytes: in place for a native string (every string on
     /// Linux), else over a contiguous copy.
     @inline(__always)
@@ -35,8 +27,10 @@ extension UnsafeBufferPointer<UInt8> {
         return true
     }
 
-    /// Equality ignoring case when it is decided before the first byte that is not ASCII: at a
-    /// difference of two ASCII letters or signs, or at the end of the shorter. Nil otherwise.
+    /// Equality of the `lowercased()` forms when it is decided before the first byte that is not
+    /// ASCII: at a difference of two ASCII letters or signs, or at the end of the shorter. Nil
+    /// otherwise (Unicode's lower-casing then decides: it maps some characters, such as the Kelvin
+    /// sign, to ASCII letters).
     func equalsIgnoringCaseUpToUnicode(_ other: Self) -> Bool? {
         for index in 0..<Swift.min(count, other.count) {
             let mine = self[index], theirs = other[index]
