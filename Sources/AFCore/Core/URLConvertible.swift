@@ -12,9 +12,11 @@ public protocol URLConvertible: Sendable {
 extension String: URLConvertible {
     /// The `URL` for this string; throws `AFError.invalidURL` when it is not a URL.
     public func asURL() throws -> URL {
+        if let url = StringURLMemo.shared.url(for: self) { return url }
         guard let url = URL(string: self), url.scheme != nil, url.host != nil || url.isFileURL else {
             throw AFError.invalidURL(url: self)
         }
+        StringURLMemo.shared.keep(url, for: self)
         return url
     }
 }

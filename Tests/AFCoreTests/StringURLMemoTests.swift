@@ -1,0 +1,81 @@
+@testable import AFCore
+import Foundation
+import Testing
+
+/// `String.asURL()` keeps the URLs of the last few strings it parsed (`StringURLMemo`): a string
+/// used again gets the URL it made before, and the memo never changes what a string makes.
+@Suite(.timeLimit(.minutes(1))) struct StringURLMemoTests {
+    @Test func aKeptStringGetsItsURLBackAndAnotherDoesNot() throws {
+        let memo = StringURLMemo()
+        let url = try #require(URL(string: "http://127.0.0.1:8080/a?b=c%20d"))
+        #expect(memo.url(for: "http://127.0.0.1:8080/a?b=c%20d") == nil)
+        memo.keep(url, for: "http://127.0.0.1:8080/a?b=c%20d")
+        // Another String with the same bytes (not the same storage) finds it.
+        let sameBytes = "http://127.0.0.1:8080/a?b=c" + "%20d"
+        #expect(memo.url(for: sameBytes) == url)
+        #expect(memo.url(for: "http://127.0.0.1:8080/a?b=c%20e") == nil)
+        #expect(memo.url(for: "http://127.0.0.1:8080/a?b=c%20") == nil)
+    }
+
+    /// Full, each new string replaces the oldest kept one.
+    @Test func theMemoKeepsTheLatestFewStrings() throws {
+        let memo = StringURLMemo()
+        let strings = (0...StringURLMemo.capacity).map { "http://127.0.0.1:8080/\($0)" }
+        for string in strings { memo.keep(try #require(URL(string: string)), for: string) }
+        #expect(memo.url(for: strings[0]) == nil)
+        for string in strings.dropFirst() { #expect(memo.url(for: string)?.absoluteString == string) }
+        let next = "http://127.0.0.1:8080/next"
+        memo.keep(try #require(URL(string: next)), for: next)
+        #expect(memo.url(for: strings[1]) == nil)
+        #expect(memo.url(for: strings[2]) != nil)
+    }
+
+    @Test func aLongStringIsNotKept() throws {
+        let memo = StringURLMemo()
+        let long = "http://127.0.0.1:8080/" + String(repeating: "a", count: StringURLMemo.maximumLength)
+        memo.keep(try #require(URL(string: long)), for: long)
+        #expect(memo.url(for: long) == nil)
+    }
+
+    /// Two spellings of "é" are equal Strings but different bytes, and make different URLs:
+    /// the memo compares bytes, so each spelling keeps its own URL.
+    @Test func canonicallyEquivalentStringsKeepTheirOwnURLs() throws {
+        let composed = "http://127.0.0.1:8080/caf\u{E9}"
+        let decomposed = "http://127.0.0.1:8080/cafe\u{301}"
+        #expect(composed == decomposed)
+        let first = try composed.asURL()
+        let second = try decomposed.asURL()
+        #expect(first.absoluteString != second.absoluteString)
+        #expect(try composed.asURL() == first)
+        #expect(try decomposed.asURL() == second)
+    }
+
+    /// A string that is not a URL throws each time; a URL string parses to what Foundation makes.
+    @Test func asURLAnswersAsParsingDoes() throws {
+        for _ in 0..<2 {
+            #expect(throws: AFError.self) { try "not a url".asURL() }
+            #expect(throws: AFError.self) { try "http://".asURL() }
+        }
+        let string = "https://example.com:8443/p/a%2Fb?q=1#f"
+        let parsed = try #require(URL(string: string))
+        for _ in 0..<2 {
+            let url = try string.asURL()
+            #expect(url == parsed && url.host == "example.com" && url.port == 8443 && url.query == "q=1")
+        }
+    }
+
+    /// Many threads parsing a few strings at once each get the URL of their own string (TSan).
+    @Test func threadsSharingTheMemoGetTheirOwnURLs() async throws {
+        let strings = (0..<(StringURLMemo.capacity + 2)).map { "http://127.0.0.1:8080/threads/\($0)" }
+        let wrong = await withTaskGroup(of: Int.self) { group in
+            for index in 0..<64 {
+                group.addTask {
+                    let string = strings[index % strings.count]
+                    return (0..<50).filter { _ in (try? string.asURL())?.absoluteString != string }.count
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(wrong == 0)
+    }
+}
