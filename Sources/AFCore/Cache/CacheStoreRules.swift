@@ -62,12 +62,22 @@ package enum CacheStoreRules {
         return updated
     }
 
-    /// The header fields to serve `entry` with: the stored ones and its current Age (§4.2.3);
-    /// Date is left as the origin sent it.
-    static func servedHeaders(_ entry: HTTPCacheEntry, age: TimeInterval) -> HTTPHeaders {
-        var headers = entry.headers
-        headers.update(name: "Age", value: String(Int(max(0, age).rounded(.down))))
-        return headers
+    /// The head to serve `entry` with: its status and stored fields, and its current Age
+    /// (§4.2.3) in place of a stored one (or last, when none was stored); Date is left as the
+    /// origin sent it. Built straight from the stored fields, without a copy of them.
+    static func servedHead(_ entry: HTTPCacheEntry, age: TimeInterval) -> ResponseHead {
+        let ageValue = String(Int(max(0, age).rounded(.down)))
+        let ageIndex = entry.headers.index(of: "Age")
+        var head = ResponseHead(statusCode: entry.statusCode, httpVersion: "HTTP/1.1", headers: [])
+        for (index, header) in entry.headers.enumerated() {
+            if index == ageIndex {
+                head.append(name: "Age", value: ageValue)
+            } else {
+                head.append(name: header.name, value: header.value)
+            }
+        }
+        if ageIndex == nil { head.append(name: "Age", value: ageValue) }
+        return head
     }
 
     /// Whether a response to `method` with `statusCode` invalidates what the cache holds for the

@@ -64,6 +64,9 @@ public struct HTTPHeaders: Equatable, Hashable, Sendable {
         return copy
     }
 
+    /// The position of the first header named `name` (case-insensitively), as `value(for:)` finds it.
+    func index(of name: String) -> Int? { headers.index(of: name) }
+
     /// Case-insensitively finds the value for `name`.
     public func value(for name: String) -> String? {
         guard let index = headers.index(of: name) else { return nil }

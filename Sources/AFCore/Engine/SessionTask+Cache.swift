@@ -48,7 +48,7 @@ extension SessionTask {
     /// Completes the task with `entry`, as if it had arrived: head, body, progress, completion.
     private func answer(with entry: HTTPCacheEntry, age: TimeInterval, request: URLRequest) {
         let start = Date()
-        let response = entry.receivedResponse(headers: CacheStoreRules.servedHeaders(entry, age: age))
+        let response = entry.servedResponse(age: age)
         let answering = mutableState.withLock { state -> Bool in
             guard state.state == .running || state.state == .suspended else { return false }
             state.transactions.append(.localCache(request: request, response: response, start: start, end: Date()))
@@ -86,8 +86,7 @@ extension SessionTask {
         let now = Date()
         let refreshed = CacheStoreRules.refreshed(entry, by: notModified.headers, requestDate: requestDate, responseDate: now)
         cache.storeEntry(refreshed, credentials: credentials)
-        let served = refreshed.receivedResponse(headers: CacheStoreRules.servedHeaders(
-            refreshed, age: CacheFreshness.age(of: refreshed, now: now)))
+        let served = refreshed.servedResponse(age: CacheFreshness.age(of: refreshed, now: now))
         deliver(request: request, response: served, data: refreshed.body, error: nil)
     }
 
@@ -132,9 +131,9 @@ extension CacheCredentials {
 }
 
 extension HTTPCacheEntry {
-    /// The entry as a response with `headers` (its HTTPURLResponse built only if read).
-    func receivedResponse(headers: HTTPHeaders) -> ReceivedResponse {
-        ReceivedResponse(head: ResponseHead(statusCode: statusCode, httpVersion: "HTTP/1.1",
-                                            headers: headers.map { ($0.name, $0.value) }), url: url)
+    /// The entry as the response served when it is `age` seconds old (its HTTPURLResponse built
+    /// only if read).
+    func servedResponse(age: TimeInterval) -> ReceivedResponse {
+        ReceivedResponse(head: CacheStoreRules.servedHead(self, age: age), url: url)
     }
 }

@@ -86,9 +86,12 @@ package struct ResponseHead: Sendable {
     init(statusCode: Int, httpVersion: String, headers: [(name: String, value: String)]) {
         self.statusCode = statusCode
         self.httpVersion = httpVersion
-        for (var name, var value) in headers {
-            name.withUTF8 { name in value.withUTF8 { append(name: name, value: $0) } }
-        }
+        for (name, value) in headers { append(name: name, value: value) }
+    }
+
+    /// Adds a field given as strings.
+    mutating func append(name: String, value: String) {
+        name.withUTF8Bytes { name in value.withUTF8Bytes { append(name: name, value: $0) } }
     }
 
     /// Adds a field (bytes as received, without surrounding whitespace).

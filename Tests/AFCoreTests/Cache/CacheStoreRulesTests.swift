@@ -65,9 +65,25 @@ struct CacheStoreRulesTests {
 
     @Test func servedResponsesCarryTheirAgeAndTheOriginalDate() {
         let entry = E.entry(["Cache-Control": "max-age=60"])
-        let headers = CacheStoreRules.servedHeaders(entry, age: 12.7)
-        #expect(headers.value(for: "Age") == "12")
-        #expect(headers.value(for: "Date") == E.httpDate(E.stored))
+        let head = CacheStoreRules.servedHead(entry, age: 12.7)
+        #expect(head.statusCode == entry.statusCode)
+        #expect(head.value(for: "Age") == "12")
+        #expect(head.value(for: "Date") == E.httpDate(E.stored))
+        // Every stored field, in order, then the Age.
+        #expect(head.headers.map(\.name) == entry.headers.map(\.name) + ["Age"])
+    }
+
+    /// A stored Age (a response that came through another cache) is replaced where it stood, as
+    /// `HTTPHeaders.update` would, whatever its spelling; later fields keep their places.
+    @Test func aStoredAgeIsReplacedInPlace() {
+        var entry = E.entry(["Cache-Control": "max-age=60"])
+        entry.headers = ["X-First": "1", "age": "100", "X-Last": "2"]
+        let head = CacheStoreRules.servedHead(entry, age: 3)
+        #expect(head.headers.map(\.name) == ["X-First", "Age", "X-Last"])
+        #expect(head.headers.map(\.value) == ["1", "3", "2"])
+        var expected = entry.headers
+        expected.update(name: "Age", value: "3")
+        #expect(head.headers.map { HTTPHeader(name: $0.name, value: $0.value) } == Array(expected))
     }
 
     @Test(arguments: [("POST", 200, true), ("PUT", 204, true), ("DELETE", 302, true), ("PATCH", 500, false),
