@@ -131,6 +131,18 @@ import Testing
         #expect(await configured.get(url).fetchType == .localCache)
     }
 
+    /// A stored Age past any integer (`1e19`, which parses as a number) makes the response
+    /// stale, and serving it anyway says Age 2147483648 (RFC 9111 §5.1) instead of failing.
+    @Test func aHugeStoredAgeIsServedAsTwoToTheThirtyFirst() async throws {
+        let probe = try CacheProbe(), key = uniqueKey()
+        let url = CacheProbe.url(key, ["Cache-Control:max-age=600", "Age:1e19"])
+        _ = await probe.get(url)
+        let served = await probe.get(url, policy: .returnCacheDataElseLoad)
+        #expect(served.fetchType == .localCache && served.status == 200)
+        #expect(served.headers["Age"] == "2147483648")
+        #expect(await probe.get(url).served == 2, "stale: fetched again")
+    }
+
     @Test func anUnsafeMethodInvalidatesTheURL() async throws {
         let probe = try CacheProbe(), key = uniqueKey()
         let url = CacheProbe.url(key, ["Cache-Control:max-age=600"])

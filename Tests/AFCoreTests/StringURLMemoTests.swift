@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 
-/// `String.asURL()` keeps the URLs of the last few strings it parsed (`StringURLMemo`): a string
+/// `String.asURL()` keeps the URLs of the strings it parsed last (`StringURLMemo`): a string
 /// used again gets the URL it made before, and the memo never changes what a string makes.
 @Suite(.timeLimit(.minutes(1))) struct StringURLMemoTests {
     @Test func aKeptStringGetsItsURLBackAndAnotherDoesNot() throws {
@@ -17,24 +17,48 @@ import Testing
         #expect(memo.url(for: "http://127.0.0.1:8080/a?b=c%20") == nil)
     }
 
-    /// Full, each new string replaces the oldest kept one.
-    @Test func theMemoKeepsTheLatestFewStrings() throws {
+    /// Full, a new string replaces the one least recently kept or found.
+    @Test func theMemoReplacesTheLeastRecentlyUsedString() throws {
         let memo = StringURLMemo()
         let strings = (0...StringURLMemo.capacity).map { "http://127.0.0.1:8080/\($0)" }
         for string in strings { memo.keep(try #require(URL(string: string)), for: string) }
         #expect(memo.url(for: strings[0]) == nil)
         for string in strings.dropFirst() { #expect(memo.url(for: string)?.absoluteString == string) }
+        // strings[1] is found again: strings[2] is now the least recently used.
+        #expect(memo.url(for: strings[1]) != nil)
         let next = "http://127.0.0.1:8080/next"
         memo.keep(try #require(URL(string: next)), for: next)
-        #expect(memo.url(for: strings[1]) == nil)
-        #expect(memo.url(for: strings[2]) != nil)
+        #expect(memo.url(for: strings[2]) == nil)
+        #expect(memo.url(for: strings[1]) != nil)
+        #expect(memo.url(for: next) != nil)
     }
 
-    @Test func aLongStringIsNotKept() throws {
+    /// A string kept twice (two threads parsed it at once) takes one slot.
+    @Test func aStringKeptTwiceTakesOneSlot() throws {
         let memo = StringURLMemo()
-        let long = "http://127.0.0.1:8080/" + String(repeating: "a", count: StringURLMemo.maximumLength)
-        memo.keep(try #require(URL(string: long)), for: long)
-        #expect(memo.url(for: long) == nil)
+        let strings = (0..<StringURLMemo.capacity).map { "http://127.0.0.1:8080/\($0)" }
+        memo.keep(try #require(URL(string: strings[0])), for: strings[0])
+        for string in strings { memo.keep(try #require(URL(string: string)), for: string) }
+        for string in strings { #expect(memo.url(for: string) != nil) }
+    }
+
+    @Test func stringsUpToTheLimitAreKept() throws {
+        let memo = StringURLMemo()
+        let prefix = "http://127.0.0.1:8080/"
+        let longest = prefix + String(repeating: "a", count: StringURLMemo.maximumLength - prefix.utf8.count)
+        let tooLong = longest + "a"
+        for string in [longest, tooLong] { memo.keep(try #require(URL(string: string)), for: string) }
+        #expect(memo.url(for: longest) != nil)
+        #expect(memo.url(for: tooLong) == nil)
+    }
+
+    /// A URL with user info (a password, perhaps) is not kept.
+    @Test func aStringWithUserInfoIsNotKept() throws {
+        let memo = StringURLMemo()
+        let string = "http://user:secret@127.0.0.1:8080/"
+        memo.keep(try #require(URL(string: string)), for: string)
+        #expect(memo.url(for: string) == nil)
+        #expect(try string.asURL().password == "secret")
     }
 
     /// Two spellings of "é" are equal Strings but different bytes, and make different URLs:
@@ -43,6 +67,10 @@ import Testing
         let composed = "http://127.0.0.1:8080/caf\u{E9}"
         let decomposed = "http://127.0.0.1:8080/cafe\u{301}"
         #expect(composed == decomposed)
+        let memo = StringURLMemo()
+        memo.keep(try #require(URL(string: composed)), for: composed)
+        #expect(memo.url(for: decomposed) == nil)
+        // Through the shared memo, as requests use it.
         let first = try composed.asURL()
         let second = try decomposed.asURL()
         #expect(first.absoluteString != second.absoluteString)

@@ -62,22 +62,13 @@ package enum CacheStoreRules {
         return updated
     }
 
-    /// The head to serve `entry` with: its status and stored fields, and its current Age
-    /// (§4.2.3) in place of a stored one (or last, when none was stored); Date is left as the
-    /// origin sent it. Built straight from the stored fields, without a copy of them.
-    static func servedHead(_ entry: HTTPCacheEntry, age: TimeInterval) -> ResponseHead {
-        let ageValue = String(Int(max(0, age).rounded(.down)))
-        let ageIndex = entry.headers.index(of: "Age")
-        var head = ResponseHead(statusCode: entry.statusCode, httpVersion: "HTTP/1.1", headers: [])
-        for (index, header) in entry.headers.enumerated() {
-            if index == ageIndex {
-                head.append(name: "Age", value: ageValue)
-            } else {
-                head.append(name: header.name, value: header.value)
-            }
-        }
-        if ageIndex == nil { head.append(name: "Age", value: ageValue) }
-        return head
+    /// The Age field value to serve a stored response with when it is `age` seconds old
+    /// (§4.2.3): whole seconds, 2147483648 (2^31) for anything larger or not a number (§5.1).
+    /// Date is left as the origin sent it.
+    static func servedAge(_ age: TimeInterval) -> String {
+        let limit: TimeInterval = 2_147_483_648
+        guard age.isFinite, age < limit else { return "2147483648" }
+        return String(Int(max(0, age).rounded(.down)))
     }
 
     /// Whether a response to `method` with `statusCode` invalidates what the cache holds for the

@@ -65,7 +65,7 @@ public struct HTTPHeaders: Equatable, Hashable, Sendable {
     }
 
     /// The position of the first header named `name` (case-insensitively), as `value(for:)` finds it.
-    func index(of name: String) -> Int? { headers.index(of: name) }
+    func firstIndex(named name: String) -> Int? { headers.index(of: name) }
 
     /// Case-insensitively finds the value for `name`.
     public func value(for name: String) -> String? {

@@ -131,9 +131,21 @@ extension CacheCredentials {
 }
 
 extension HTTPCacheEntry {
-    /// The entry as the response served when it is `age` seconds old (its HTTPURLResponse built
-    /// only if read).
+    /// The entry as the response served when it is `age` seconds old: its status and stored
+    /// fields, with the current Age (`CacheStoreRules.servedAge`) in place of a stored one, or
+    /// last when none was stored (its HTTPURLResponse built only if read).
     func servedResponse(age: TimeInterval) -> ReceivedResponse {
-        ReceivedResponse(head: CacheStoreRules.servedHead(self, age: age), url: url)
+        let ageValue = CacheStoreRules.servedAge(age)
+        let ageIndex = headers.firstIndex(named: "Age")
+        var head = ResponseHead(statusCode: statusCode, httpVersion: "HTTP/1.1", headers: [])
+        for index in headers.indices {
+            if index == ageIndex {
+                head.append(name: "Age", value: ageValue)
+            } else {
+                head.append(name: headers[index].name, value: headers[index].value)
+            }
+        }
+        if ageIndex == nil { head.append(name: "Age", value: ageValue) }
+        return ReceivedResponse(head: head, url: url)
     }
 }

@@ -65,12 +65,12 @@ struct CacheStoreRulesTests {
 
     @Test func servedResponsesCarryTheirAgeAndTheOriginalDate() {
         let entry = E.entry(["Cache-Control": "max-age=60"])
-        let head = CacheStoreRules.servedHead(entry, age: 12.7)
-        #expect(head.statusCode == entry.statusCode)
-        #expect(head.value(for: "Age") == "12")
-        #expect(head.value(for: "Date") == E.httpDate(E.stored))
+        let served = entry.servedResponse(age: 12.7)
+        #expect(served.statusCode == entry.statusCode)
+        #expect(served.value(for: "Age") == "12")
+        #expect(served.value(for: "Date") == E.httpDate(E.stored))
         // Every stored field, in order, then the Age.
-        #expect(head.headers.map(\.name) == entry.headers.map(\.name) + ["Age"])
+        #expect(Array(served.headers) == Array(entry.headers) + [HTTPHeader(name: "Age", value: "12")])
     }
 
     /// A stored Age (a response that came through another cache) is replaced where it stood, as
@@ -78,12 +78,25 @@ struct CacheStoreRulesTests {
     @Test func aStoredAgeIsReplacedInPlace() {
         var entry = E.entry(["Cache-Control": "max-age=60"])
         entry.headers = ["X-First": "1", "age": "100", "X-Last": "2"]
-        let head = CacheStoreRules.servedHead(entry, age: 3)
-        #expect(head.headers.map(\.name) == ["X-First", "Age", "X-Last"])
-        #expect(head.headers.map(\.value) == ["1", "3", "2"])
+        let served = entry.servedResponse(age: 3)
+        #expect(Array(served.headers) == [HTTPHeader(name: "X-First", value: "1"), HTTPHeader(name: "Age", value: "3"),
+                                          HTTPHeader(name: "X-Last", value: "2")])
         var expected = entry.headers
         expected.update(name: "Age", value: "3")
-        #expect(head.headers.map { HTTPHeader(name: $0.name, value: $0.value) } == Array(expected))
+        #expect(Array(served.headers) == Array(expected))
+    }
+
+    /// An age past what an Age field may carry, or not a number (a stored `Age: 1e19` makes one),
+    /// is served as 2^31 (RFC 9111 §5.1) instead of failing.
+    @Test(arguments: [TimeInterval.infinity, 1e19, 2_147_483_648, .nan])
+    func agesTooLargeAreServedAsTwoToTheThirtyFirst(age: TimeInterval) {
+        #expect(CacheStoreRules.servedAge(age) == "2147483648")
+    }
+
+    @Test func agesAreServedInWholeSeconds() {
+        #expect(CacheStoreRules.servedAge(-5) == "0")
+        #expect(CacheStoreRules.servedAge(0.9) == "0")
+        #expect(CacheStoreRules.servedAge(2_147_483_647.5) == "2147483647")
     }
 
     @Test(arguments: [("POST", 200, true), ("PUT", 204, true), ("DELETE", 302, true), ("PATCH", 500, false),
