@@ -157,8 +157,15 @@ final class CacheDatabase {
         }
     }
 
-    /// The body of response `id`, its chunks copied straight into one buffer of `size` bytes.
+    /// A recorded body size up to which the buffer is made before the chunks are read.
+    private static let presizedBodyLimit = 64 << 20
+
+    /// The body of response `id`, its chunks copied straight into one buffer of `size` bytes
+    /// (past `presizedBodyLimit`, gathered as read: a damaged row may record any size, and the
+    /// cache must not allocate what it never stored).
     private func body(of id: Int64, size: Int, in database: SQLiteDatabase) throws -> Data {
+        guard size >= 0 else { throw Self.damagedBody(id) }
+        guard size <= Self.presizedBodyLimit else { return try gatheredBody(of: id, size: size, in: database) }
         var body = Data(count: size)
         var filled = 0
         try body.withUnsafeMutableBytes { buffer in
@@ -171,6 +178,19 @@ final class CacheDatabase {
             }
         }
         guard filled == size else { throw Self.damagedBody(id) }
+        return body
+    }
+
+    /// The body of response `id`, appended chunk by chunk, checked against its recorded `size`.
+    private func gatheredBody(of id: Int64, size: Int, in database: SQLiteDatabase) throws -> Data {
+        var body = Data()
+        try database.query("SELECT bytes FROM body_chunks WHERE response = ? ORDER BY seq", [.integer(id)]) { row in
+            try row.withBlob(0) { chunk in
+                guard chunk.count <= size - body.count else { throw Self.damagedBody(id) }
+                body.append(contentsOf: chunk)
+            }
+        }
+        guard body.count == size else { throw Self.damagedBody(id) }
         return body
     }
 

@@ -66,7 +66,10 @@ public struct AFTransport: ClientTransport {
             // The request ended without a response: its completion says why.
             throw await ResponseBodySequence(events: events).failure()
         }
-        let response = HTTPResponse(head)
+        guard let response = HTTPResponse(head) else {
+            exchange.cancel()
+            throw AFError.responseValidationFailed(reason: .unacceptableStatusCode(code: head.statusCode))
+        }
         guard Self.hasBody(response, method: request.method) else {
             exchange.cancel()
             return (response, nil)

@@ -23,8 +23,10 @@ extension URLRequest {
 }
 
 extension HTTPResponse {
-    /// The head AF received; fields whose names HTTP does not allow are left out.
-    init(_ head: HTTPURLResponse) {
+    /// The head AF received; fields whose names HTTP does not allow are left out. nil for a
+    /// status code HTTP cannot carry (outside 0...999; one read back from a damaged cache file).
+    init?(_ head: HTTPURLResponse) {
+        guard (0...999).contains(head.statusCode) else { return nil }
         var fields = HTTPFields()
         for case let (name as String, value as String) in head.allHeaderFields {
             guard let name = HTTPField.Name(name) else { continue }

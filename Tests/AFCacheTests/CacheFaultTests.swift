@@ -33,6 +33,28 @@ import Testing
         #expect(failures.moved == 1)
     }
 
+    /// A row whose recorded body size is negative, or larger than anything the cache stored, is
+    /// a damaged file (moved aside, the request answered from the network), not a crash or an
+    /// allocation of that size.
+    @Test(arguments: [Int64(-1), Int64(1) << 62, Int64(100) << 20])
+    func aRecordedBodySizeThatCannotBeIsDamage(size: Int64) async throws {
+        let scratch = SQLiteURLCacheTests.Scratch()
+        let url = CacheProbe.url(uniqueKey(), ["Cache-Control:max-age=600"])
+        do {
+            let cache = try SQLiteURLCache(fileURL: scratch.file)
+            cache.storeEntry(SQLiteURLCacheTests.entry(url, body: "four"))
+        }
+        let database = try SQLiteDatabase(path: scratch.file.path, busyTimeout: 1)
+        try database.query("UPDATE responses SET body_size = ?", [.integer(size)])
+        database.close()
+
+        let failures = SQLiteURLCacheTests.Failures()
+        let probe = try CacheProbe(file: scratch.file, onFailure: failures.record)
+        let after = await probe.get(url)
+        #expect(after.error == nil && after.status == 200 && after.fetchType == .networkLoad)
+        #expect(failures.moved == 1)
+    }
+
     @Test func aFullDiskMakesStoringFailQuietly() async throws {
         let scratch = SQLiteURLCacheTests.Scratch()
         _ = try SQLiteURLCache(fileURL: scratch.file)  // the file exists, with its schema

@@ -39,8 +39,8 @@ struct ResponseHeadParserTests {
     }
 
     @Test(arguments: ["HTTP/1.1\r\n", "HTTP/1.1 OK\r\n", "HTTP/1.1 20x OK\r\n", "HTTP/1.1 -200 OK\r\n",
-                      "HTTP/1.1 9999999999 OK\r\n"])
-    func statusLinesWithoutANumericCodeGiveNoHead(line: String) {
+                      "HTTP/1.1 9999999999 OK\r\n", "HTTP/2 1000 X\r\n", "HTTP/1.1 20 OK\r\n"])
+    func statusLinesWithoutAThreeDigitCodeGiveNoHead(line: String) {
         #expect(parse([line, "A: 1\r\n", "\r\n"]) == nil)
     }
 

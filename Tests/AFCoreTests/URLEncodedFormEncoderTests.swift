@@ -20,6 +20,26 @@ import Testing
         try encoder.encode(value)
     }
 
+    class Animal: Encodable {
+        let legs = 4
+    }
+
+    /// A subclass encoding its superclass's fields the usual way, through `superEncoder()`.
+    final class Dog: Animal {
+        let name = "Rex"
+        enum CodingKeys: String, CodingKey { case name }
+        override func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try super.encode(to: container.superEncoder())
+        }
+    }
+
+    /// The superclass's fields go under "super", though the subclass's keys have no such case.
+    @Test func aSuperclassIsEncodedUnderSuper() throws {
+        #expect(try URLEncodedFormEncoder().encode(Dog()) == "name=Rex&super%5Blegs%5D=4")
+    }
+
     @Test func basicValuesAreSorted() throws {
         #expect(try encode(["b": "2", "a": "1"]) == "a=1&b=2")
         #expect(try encode(["b": "2", "a": "1"], URLEncodedFormEncoder(alphabetizeKeyValuePairs: false)).count == 7)

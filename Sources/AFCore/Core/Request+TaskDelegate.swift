@@ -24,7 +24,9 @@ extension Request: SessionTaskDelegate {
         decide(on: response, task: task)
         emitDataTaskEvent(task) { $0.urlSession($1, dataTask: $2, didReceive: response) }
         if let offset = task.mutableState.withLock({ $0.download?.resumeOffset }), offset > 0 {
-            let expected = response.expectedContentLength < 0 ? -1 : offset + response.expectedContentLength
+            // Unknown (-1) when the server announces no length, or one no Int64 total can hold.
+            let (sum, overflow) = offset.addingReportingOverflow(response.expectedContentLength)
+            let expected = response.expectedContentLength < 0 || overflow ? -1 : sum
             emitSessionEvent(task) { monitor, session, task in
                 guard let downloadTask = task as? URLSessionDownloadTask else { return }
                 monitor.urlSession(session, downloadTask: downloadTask, didResumeAtOffset: offset, expectedTotalBytes: expected)

@@ -108,8 +108,12 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     var codingPath: [any CodingKey] { encoder.codingPath }
 
     private func childNode(for key: Key) -> FormNode {
+        childNode(named: key.stringValue)
+    }
+
+    private func childNode(named name: String) -> FormNode {
         let child = FormNode()
-        encoder.node.setChild(child, forKey: encoder.options.keyEncoding.encode(key.stringValue))
+        encoder.node.setChild(child, forKey: encoder.options.keyEncoding.encode(name))
         return child
     }
 
@@ -152,9 +156,10 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             .unkeyedContainer()
     }
 
+    /// The encoder of a superclass's fields, under the key "super" (which the container's own
+    /// key type need not have: a synthesized `CodingKeys` has no such case).
     mutating func superEncoder() -> any Encoder {
-        FormTreeEncoder(node: childNode(for: Key(stringValue: "super")!), options: encoder.options,
-                        codingPath: codingPath)
+        FormTreeEncoder(node: childNode(named: "super"), options: encoder.options, codingPath: codingPath)
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {

@@ -131,7 +131,7 @@ final class CurlEngine: @unchecked Sendable {
         var timeout = -1
         curl_multi_timeout(multi, &timeout)
         let now = DispatchTime.now().uptimeNanoseconds
-        var due = timeout < 0 ? UInt64.max : now + UInt64(timeout) * 1_000_000
+        var due = timeout < 0 ? UInt64.max : Self.deadline(now: now, milliseconds: timeout)
         if let remaining = transfer.idleWatch?.remaining(now: now) { due = min(due, now + remaining) }
         // Watched only while curl waits on the transfer's socket and has nothing to do at once.
         let socket = timeout != 0 && stillRunning == 1 ? parking.watchNotedSocket() : nil
@@ -183,6 +183,14 @@ final class CurlEngine: @unchecked Sendable {
                 curl_multi_poll(multi, nil, 0, more ? 0 : wait, nil)
             }
         }
+    }
+
+    /// The uptime `milliseconds` after `now`, in nanoseconds; `UInt64.max` when that is past
+    /// what the clock can count (curl may ask to wait for as long as a transfer may last).
+    static func deadline(now: UInt64, milliseconds: Int) -> UInt64 {
+        let (nanoseconds, overflow) = UInt64(max(0, milliseconds)).multipliedReportingOverflow(by: 1_000_000)
+        let (due, later) = now.addingReportingOverflow(nanoseconds)
+        return overflow || later ? .max : due
     }
 
     /// Ends the watched transfers idle past their limit (`URLError.timedOut`); returns how long

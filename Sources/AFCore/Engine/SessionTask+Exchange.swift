@@ -182,12 +182,20 @@ extension SessionTask: TransferDelegate {
             state.error = error
             state.transfer = nil
             defer { state.delegate = nil }
-            return (TaskMetrics(taskInterval: DateInterval(start: startDate, end: Date()),
+            return (TaskMetrics(taskInterval: Self.interval(from: startDate, to: Date()),
                                 redirectCount: state.transactions.count - 1,
                                 transactionMetrics: state.transactions), state.download, state.delegate)
         }
         let result = Result(request: request, response: response, data: data, error: error, metrics: metrics,
                             download: download)
         delegate?.task(self, didCompleteWith: result)
+    }
+}
+
+extension SessionTask {
+    /// The task's interval from `start` to `end` by the wall clock, which may have stepped back
+    /// in between (an NTP step, a restored VM): empty then, where `DateInterval` would trap.
+    static func interval(from start: Date, to end: Date) -> DateInterval {
+        DateInterval(start: start, end: max(start, end))
     }
 }

@@ -42,7 +42,8 @@ final class StandingOptions: Equatable, Sendable {
                 // its response.
                 pipeWait = true
             }
-            if spec.idleTimeout > 0 {
+            // An idle timeout too long to count in milliseconds (an infinite one) is none.
+            if spec.idleTimeout > 0, spec.idleTimeout < TimeInterval(Int.max / 1000) {
                 connectTimeoutMilliseconds = Int(spec.idleTimeout * 1000)
                 lowSpeedTime = max(1, Int(spec.idleTimeout.rounded(.up)))
             }

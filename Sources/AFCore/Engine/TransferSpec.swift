@@ -195,7 +195,8 @@ package struct ResponseHeadParser {
     }
 
     /// `HTTP/1.1 200 OK`: the version, then the code, separated by spaces; read over the bytes
-    /// (a String split took 7k instructions of every request). nil when the code is not a number.
+    /// (a String split took 7k instructions of every request). nil when the code is not three
+    /// digits (RFC 9112 §4; curl 7.88 passes on longer codes after `HTTP/2`).
     private static func statusLine(_ line: UnsafeBufferPointer<UInt8>) -> ResponseHead? {
         let space = UInt8(ascii: " ")
         guard let versionEnd = line.firstIndex(of: space) else { return nil }
@@ -203,11 +204,11 @@ package struct ResponseHeadParser {
         while index < line.count, line[index] == space { index += 1 }
         var code = 0
         let codeStart = index
-        while index < line.count, index - codeStart < 9, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(line[index]) {
+        while index < line.count, index - codeStart < 4, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(line[index]) {
             code = code * 10 + Int(line[index] - UInt8(ascii: "0"))
             index += 1
         }
-        guard index > codeStart, index == line.count || line[index] == space else { return nil }
+        guard index - codeStart == 3, index == line.count || line[index] == space else { return nil }
         let version = String(decoding: UnsafeBufferPointer(rebasing: line[..<versionEnd]), as: UTF8.self)
         return ResponseHead(statusCode: code, httpVersion: version, headers: [])
     }
