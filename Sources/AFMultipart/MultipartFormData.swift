@@ -16,8 +16,16 @@ open class MultipartFormData: @unchecked Sendable {
         set { state.withLock { $0.contentType = newValue } }
     }
 
-    /// The bytes of the parts' bodies (headers and boundaries not counted).
-    public var contentLength: UInt64 { state.withLock { $0.parts.reduce(0) { $0 + $1.length } } }
+    /// The bytes of the parts' bodies (headers and boundaries not counted); `UInt64.max` when
+    /// the declared lengths add up to more.
+    public var contentLength: UInt64 {
+        state.withLock { state in
+            state.parts.reduce(0) { total, part in
+                let (sum, overflow) = total.addingReportingOverflow(part.length)
+                return overflow ? .max : sum
+            }
+        }
+    }
 
     /// The boundary between parts: 128 random bits, so a part cannot contain it by chance nor
     /// by design.
@@ -119,7 +127,9 @@ open class MultipartFormData: @unchecked Sendable {
     /// The whole body in memory.
     public func encode() throws -> Data {
         var data = Data()
-        data.reserveCapacity(Int(min(contentLength, UInt64(Int.max / 2))))
+        // Reserved up to the size a form is encoded in memory at: a stream's declared length may
+        // be anything, and is checked against what it gives as it is read.
+        data.reserveCapacity(Int(min(contentLength, Self.encodingMemoryThreshold)))
         try MultipartEncoder(boundary: boundary).encode(try checkedParts()) { bytes in data.append(contentsOf: bytes) }
         return data
     }

@@ -59,6 +59,9 @@ struct Invocation {
         let description: String
     }
 
+    /// The longest `--wait-for-network=` wait, in seconds (a year).
+    static let longestWait: TimeInterval = 31_536_000
+
     static let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT", "QUERY"]
 
     /// Parses the arguments (without the program name).
@@ -85,8 +88,9 @@ struct Invocation {
                 retries = count
             case "--wait-for-network": waitForNetwork = 60
             case _ where argument.hasPrefix("--wait-for-network="):
-                guard let seconds = TimeInterval(argument.dropFirst("--wait-for-network=".count)), seconds > 0 else {
-                    throw UsageError(description: "--wait-for-network= needs seconds")
+                guard let seconds = TimeInterval(argument.dropFirst("--wait-for-network=".count)), seconds > 0,
+                      seconds <= Self.longestWait else {
+                    throw UsageError(description: "--wait-for-network= needs seconds, at most \(Int(Self.longestWait))")
                 }
                 waitForNetwork = seconds
             case "--http2": http2 = true

@@ -51,6 +51,10 @@ import Testing
         #expect(try Self.af([Server.httpbin("/status/503")]).status == 5)
         let usage = try Self.af(["--bogus", Server.httpbin("/get")])
         #expect(usage.status == 2 && usage.errors.contains("unknown option --bogus") && usage.errors.contains("usage: af"))
+        for wait in ["--wait-for-network=inf", "--wait-for-network=1e300", "--wait-for-network=nan"] {
+            let run = try Self.af([wait, Server.httpbin("/get")])
+            #expect(run.status == 2 && run.errors.contains("--wait-for-network= needs seconds"), "\(wait): \(run.errors)")
+        }
         let refused = try Self.af([Server.faults("/garbage")])
         #expect(refused.status == 3 && refused.errors.hasPrefix("af: "))
     }

@@ -40,6 +40,23 @@ import Testing
         #expect(try URLEncodedFormEncoder().encode(Dog()) == "name=Rex&super%5Blegs%5D=4")
     }
 
+    /// Allowed characters that leave some raw which a URL query cannot carry (here brackets)
+    /// make the query-string encoding fail with an error; URLComponents would trap on them.
+    @Test func aQueryWithCharactersAQueryCannotCarryIsAnError() throws {
+        let allowed = CharacterSet.afURLQueryAllowed.union(CharacterSet(charactersIn: "[]"))
+        let encoder = URLEncodedFormParameterEncoder(encoder: URLEncodedFormEncoder(allowedCharacters: allowed),
+                                                     destination: .queryString)
+        let request = URLRequest(url: URL(string: "http://127.0.0.1/search")!)
+        #expect(throws: AFError.self) { try encoder.encode(["q": ["a", "b"]], into: request) }
+        #expect(try encoder.encode(["q": "Jos\u{E9}"], into: request).url?.query == "q=Jos%C3%A9")
+    }
+
+    @Test(arguments: [("a=1&b=%2F%aF", true), ("", true), ("x:@/?!$'()*+,;=-._~", true), ("%4", false),
+                      ("%zz", false), ("a[]=1", false), ("caf\u{E9}", false), ("a b", false), ("a|b", false)])
+    func queryCharacters(query: String, valid: Bool) {
+        #expect(QueryCharacters.isValidPercentEncodedQuery(query) == valid)
+    }
+
     @Test func basicValuesAreSorted() throws {
         #expect(try encode(["b": "2", "a": "1"]) == "a=1&b=2")
         #expect(try encode(["b": "2", "a": "1"], URLEncodedFormEncoder(alphabetizeKeyValuePairs: false)).count == 7)

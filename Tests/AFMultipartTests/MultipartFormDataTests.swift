@@ -101,6 +101,17 @@ struct MultipartFormDataTests {
         }
     }
 
+    /// Declared lengths past what a UInt64 adds up to: the total reads as the largest, and
+    /// encoding a stream that gives less fails as any short stream does (nothing is reserved
+    /// for the declared length).
+    @Test func lengthsTooLargeToAddUpFailAsShortStreams() {
+        let form = MultipartFormData()
+        form.append(Data("a".utf8), withName: "a")
+        form.append(InputStream(data: Data("short".utf8)), withLength: .max, name: "s", fileName: "s", mimeType: "text/plain")
+        #expect(form.contentLength == .max)
+        #expect(throws: AFError.self) { try form.encode() }
+    }
+
     @Test func writeEncodedDataRefusesAnExistingFileAndMatchesEncode() throws {
         let form = MultipartFormData()
         form.append(Data(repeating: 7, count: 200_000), withName: "big", fileName: "big.bin", mimeType: "application/octet-stream")

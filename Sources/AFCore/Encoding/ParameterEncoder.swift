@@ -114,6 +114,14 @@ open class URLEncodedFormParameterEncoder: @unchecked Sendable, ParameterEncoder
             let query: String = try Result<String, any Error> { try encoder.encode(parameters) }
                 .mapError { AFError.parameterEncoderFailed(reason: .encoderFailed(error: $0)) }.get()
             let newQueryString = [components.percentEncodedQuery, query].compactMap { $0 }.joinedWithAmpersands()
+            // URLComponents traps on a query it cannot hold: an encoder whose allowedCharacters
+            // leave such characters raw fails here instead.
+            guard QueryCharacters.isValidPercentEncodedQuery(newQueryString) else {
+                throw AFError.parameterEncoderFailed(reason: .encoderFailed(error: URLError(.badURL, userInfo: [
+                    NSLocalizedDescriptionKey: "The encoded query holds characters a URL query cannot carry unescaped; "
+                        + "the encoder's allowedCharacters let them through.",
+                ])))
+            }
             components.percentEncodedQuery = newQueryString.isEmpty ? nil : newQueryString
             guard let newURL = components.url else {
                 throw AFError.parameterEncoderFailed(reason: .missingRequiredComponent(.url))
