@@ -137,6 +137,8 @@ final class CacheDatabase {
                     SELECT id, body_size, status, headers, varying, request_date, response_date FROM responses
                     WHERE url = ? AND partition = ?
                     """, key) { row in
+                    // A stored status was read from a three-digit status line: another is damage.
+                    guard (100...999).contains(row.integer(2)) else { throw Self.damagedStatus(row.integer(0)) }
                     rows.append((row.integer(0), Int(row.integer(1)), HTTPCacheEntry(
                         url: url, statusCode: Int(row.integer(2)), headers: EntryCoding.headers(row.blob(3)),
                         body: Data(), varyingRequestHeaders: EntryCoding.varying(row.blob(4)),
@@ -192,6 +194,10 @@ final class CacheDatabase {
         }
         guard body.count == size else { throw Self.damagedBody(id) }
         return body
+    }
+
+    private static func damagedStatus(_ id: Int64) -> SQLiteDatabase.Failure {
+        SQLiteDatabase.Failure(code: 11 /* SQLITE_CORRUPT */, message: "stored response \(id) has no three-digit status code")
     }
 
     private static func damagedBody(_ id: Int64) -> SQLiteDatabase.Failure {

@@ -68,7 +68,7 @@ public struct AFTransport: ClientTransport {
         }
         guard let response = HTTPResponse(head) else {
             exchange.cancel()
-            throw AFError.responseValidationFailed(reason: .unacceptableStatusCode(code: head.statusCode))
+            throw AFError.sessionTaskFailed(error: URLError(.badServerResponse))
         }
         guard Self.hasBody(response, method: request.method) else {
             exchange.cancel()

@@ -33,11 +33,12 @@ import Testing
         #expect(failures.moved == 1)
     }
 
-    /// A row whose recorded body size is negative, or larger than anything the cache stored, is
-    /// a damaged file (moved aside, the request answered from the network), not a crash or an
-    /// allocation of that size.
-    @Test(arguments: [Int64(-1), Int64(1) << 62, Int64(100) << 20])
-    func aRecordedBodySizeThatCannotBeIsDamage(size: Int64) async throws {
+    /// A row whose recorded body size is negative or larger than anything the cache stored, or
+    /// whose status is not three digits, is a damaged file (moved aside, the request answered
+    /// from the network), not a crash, an allocation of that size or a response with that code.
+    @Test(arguments: [("body_size", Int64(-1)), ("body_size", Int64(1) << 62), ("body_size", Int64(100) << 20),
+                      ("status", Int64(99_999)), ("status", Int64(-200))])
+    func aRecordedBodySizeOrStatusThatCannotBeIsDamage(column: String, value: Int64) async throws {
         let scratch = SQLiteURLCacheTests.Scratch()
         let url = CacheProbe.url(uniqueKey(), ["Cache-Control:max-age=600"])
         do {
@@ -45,7 +46,7 @@ import Testing
             cache.storeEntry(SQLiteURLCacheTests.entry(url, body: "four"))
         }
         let database = try SQLiteDatabase(path: scratch.file.path, busyTimeout: 1)
-        try database.query("UPDATE responses SET body_size = ?", [.integer(size)])
+        try database.execute("UPDATE responses SET \(column) = \(value)")
         database.close()
 
         let failures = SQLiteURLCacheTests.Failures()

@@ -63,6 +63,15 @@ import Testing
         #expect(error?.urlErrorCode == .badServerResponse)
     }
 
+    /// A status line curl 7.88 lets through but that has no three-digit code ("HTTP/2 1000"): no
+    /// response to report, so the request fails as for any bad reply, not as a success without one.
+    @Test func aStatusCodeOfFourDigits() async {
+        let session = makeSession()
+        let response = await session.request(Server.faults("/four-digit-status")).validate().serializingData().response
+        #expect(response.error?.urlErrorCode == .badServerResponse)
+        #expect(response.response == nil)
+    }
+
     @Test func malformedJSON() async {
         struct Value: Decodable, Sendable { let key: String }
         let session = makeSession()

@@ -35,9 +35,19 @@ import Testing
         }
     }
 
-    /// The superclass's fields go under "super", though the subclass's keys have no such case.
+    /// The superclass's fields go under "super", though the subclass's keys have no such case;
+    /// its encoder's coding path ends with that key, as JSONEncoder's does.
     @Test func aSuperclassIsEncodedUnderSuper() throws {
         #expect(try URLEncodedFormEncoder().encode(Dog()) == "name=Rex&super%5Blegs%5D=4")
+        final class Probe: Encodable {
+            enum CodingKeys: String, CodingKey { case unused }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                let path = container.superEncoder().codingPath.map(\.stringValue)
+                try container.encode(path.joined(separator: "."), forKey: .unused)
+            }
+        }
+        #expect(try URLEncodedFormEncoder().encode(Probe()) == "unused=super")
     }
 
     /// Allowed characters that leave some raw which a URL query cannot carry (here brackets)

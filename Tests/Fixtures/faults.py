@@ -6,6 +6,8 @@ Paths:
   /stall            accepts the request and never answers (until the client leaves)
   /malformed-json   200 with Content-Type application/json and a broken body
   /garbage          answers with bytes that are not HTTP
+  /four-digit-status
+                    answers "HTTP/2 1000" (a status line curl 7.88 lets through), then closes
   /connections      how many connections this server accepted so far (text/plain)
   /flaky/KEY?fail=N&status=S&retry-after=V
                     the first N requests for KEY get status S (default 503), with Retry-After V
@@ -433,6 +435,9 @@ def handle(conn):
                     return
                 if path == "/garbage":
                     conn.sendall(b"\x00\x01\x02 this is not http\r\n\r\n")
+                    return
+                if path == "/four-digit-status":
+                    conn.sendall(b"HTTP/2 1000 X\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
                     return
                 if path == "/malformed-json":
                     respond(conn, "200 OK", b'{"key": "value", oops', "application/json")

@@ -159,12 +159,21 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// The encoder of a superclass's fields, under the key "super" (which the container's own
     /// key type need not have: a synthesized `CodingKeys` has no such case).
     mutating func superEncoder() -> any Encoder {
-        FormTreeEncoder(node: childNode(named: "super"), options: encoder.options, codingPath: codingPath)
+        FormTreeEncoder(node: childNode(named: "super"), options: encoder.options, codingPath: codingPath + [SuperKey()])
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
         FormTreeEncoder(node: childNode(for: key), options: encoder.options, codingPath: codingPath + [key])
     }
+}
+
+/// The key a superclass's fields go under.
+private struct SuperKey: CodingKey {
+    var stringValue: String { "super" }
+    var intValue: Int? { nil }
+    init() {}
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { nil }
 }
 
 private struct IndexKey: CodingKey {

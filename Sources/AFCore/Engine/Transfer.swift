@@ -481,6 +481,10 @@ final class Transfer: @unchecked Sendable {
             if result == CURLE_OK, !flushed {
                 failure = CurlFailure(code: CURLE_WRITE_ERROR, message: downloadWriter?.failure?.localizedDescription,
                                       localError: downloadWriter?.failure)
+            } else if result == CURLE_OK, !cancelled, parser.completed == nil {
+                // curl took a status line AF does not (a code of other than three digits after
+                // "HTTP/2"): the exchange has no response to report.
+                failure = CurlFailure(code: CURLE_WEIRD_SERVER_REPLY, message: "the response's status line has no three-digit code")
             } else if result != CURLE_OK, !cancelled, !rangeRejected {
                 var message = handle.errorMessage
                 if result == CURLE_COULDNT_CONNECT, let socket = spec.unixSocketPath {
