@@ -138,7 +138,7 @@ final class CacheDatabase {
                     WHERE url = ? AND partition = ?
                     """, key) { row in
                     // A stored status was read from a three-digit status line: another is damage.
-                    guard (100...999).contains(row.integer(2)) else { throw Self.damagedStatus(row.integer(0)) }
+                    guard (100...999).contains(row.integer(2)) else { throw Self.damaged(row.integer(0), "it has no three-digit status code") }
                     rows.append((row.integer(0), Int(row.integer(1)), HTTPCacheEntry(
                         url: url, statusCode: Int(row.integer(2)), headers: EntryCoding.headers(row.blob(3)),
                         body: Data(), varyingRequestHeaders: EntryCoding.varying(row.blob(4)),
@@ -159,15 +159,16 @@ final class CacheDatabase {
         }
     }
 
-    /// A recorded body size up to which the buffer is made before the chunks are read.
-    private static let presizedBodyLimit = 64 << 20
+    /// A recorded body size past which it is checked against the stored chunks before a buffer
+    /// that large is made: a damaged row may record any size.
+    private static let checkedBodySize = 64 << 20
 
-    /// The body of response `id`, its chunks copied straight into one buffer of `size` bytes
-    /// (past `presizedBodyLimit`, gathered as read: a damaged row may record any size, and the
-    /// cache must not allocate what it never stored).
+    /// The body of response `id`, its chunks copied straight into one buffer of `size` bytes.
     private func body(of id: Int64, size: Int, in database: SQLiteDatabase) throws -> Data {
-        guard size >= 0 else { throw Self.damagedBody(id) }
-        guard size <= Self.presizedBodyLimit else { return try gatheredBody(of: id, size: size, in: database) }
+        guard size >= 0 else { throw Self.damaged(id, "its body has a negative size") }
+        if size > Self.checkedBodySize, try storedBodySize(of: id, in: database) != size {
+            throw Self.damagedBody(id)
+        }
         var body = Data(count: size)
         var filled = 0
         try body.withUnsafeMutableBytes { buffer in
@@ -183,25 +184,20 @@ final class CacheDatabase {
         return body
     }
 
-    /// The body of response `id`, appended chunk by chunk, checked against its recorded `size`.
-    private func gatheredBody(of id: Int64, size: Int, in database: SQLiteDatabase) throws -> Data {
-        var body = Data()
-        try database.query("SELECT bytes FROM body_chunks WHERE response = ? ORDER BY seq", [.integer(id)]) { row in
-            try row.withBlob(0) { chunk in
-                guard chunk.count <= size - body.count else { throw Self.damagedBody(id) }
-                body.append(contentsOf: chunk)
-            }
-        }
-        guard body.count == size else { throw Self.damagedBody(id) }
-        return body
-    }
-
-    private static func damagedStatus(_ id: Int64) -> SQLiteDatabase.Failure {
-        SQLiteDatabase.Failure(code: 11 /* SQLITE_CORRUPT */, message: "stored response \(id) has no three-digit status code")
+    /// The bytes response `id`'s chunks hold (SQLite reads their lengths, not their contents).
+    private func storedBodySize(of id: Int64, in database: SQLiteDatabase) throws -> Int {
+        var total: Int64 = 0
+        try database.query("SELECT COALESCE(SUM(length(bytes)), 0) FROM body_chunks WHERE response = ?",
+                           [.integer(id)]) { total = $0.integer(0) }
+        return Int(total)
     }
 
     private static func damagedBody(_ id: Int64) -> SQLiteDatabase.Failure {
-        SQLiteDatabase.Failure(code: 11 /* SQLITE_CORRUPT */, message: "the body of stored response \(id) does not have its recorded size")
+        damaged(id, "its body does not have its recorded size")
+    }
+
+    private static func damaged(_ id: Int64, _ reason: String) -> SQLiteDatabase.Failure {
+        SQLiteDatabase.Failure(code: 11 /* SQLITE_CORRUPT */, message: "stored response \(id) is damaged: \(reason)")
     }
 
     /// Stores `entry` in `partition` (replacing its variant there), its body in chunks, then evicts
