@@ -31,6 +31,15 @@ struct MultipartEncoder {
     /// What follows the last part.
     var closing: String { "\r\n--" + boundary + "--\r\n" }
 
+    /// The bytes `encode` writes around the parts' bodies: every boundary line, header and the
+    /// closing line.
+    func framingLength(of parts: [BodyPart]) -> Int {
+        guard !parts.isEmpty else { return 0 }
+        return parts.indices.reduce(closing.utf8.count) { total, index in
+            total + head(of: parts[index], at: index).utf8.count
+        }
+    }
+
     private func emit(_ text: String, to write: (UnsafeRawBufferPointer) throws -> Void) throws {
         var text = text
         try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }

@@ -19,11 +19,14 @@ open class MultipartFormData: @unchecked Sendable {
     /// The bytes of the parts' bodies (headers and boundaries not counted); `UInt64.max` when
     /// the declared lengths add up to more.
     public var contentLength: UInt64 {
-        state.withLock { state in
-            state.parts.reduce(0) { total, part in
-                let (sum, overflow) = total.addingReportingOverflow(part.length)
-                return overflow ? .max : sum
-            }
+        state.withLock { Self.bodiesLength(of: $0.parts) }
+    }
+
+    /// The parts' body lengths added up, `UInt64.max` past it.
+    static func bodiesLength(of parts: [BodyPart]) -> UInt64 {
+        parts.reduce(0) { total, part in
+            let (sum, overflow) = total.addingReportingOverflow(part.length)
+            return overflow ? .max : sum
         }
     }
 
@@ -126,11 +129,15 @@ open class MultipartFormData: @unchecked Sendable {
 
     /// The whole body in memory.
     public func encode() throws -> Data {
+        let parts = try checkedParts()
+        let encoder = MultipartEncoder(boundary: boundary)
+        // The framing is in memory already; the bodies are reserved up to the size a form is
+        // encoded in memory at, as a stream's declared length may be anything (it is checked
+        // against what the stream gives as it is read).
+        let bodies = min(Self.bodiesLength(of: parts), Self.encodingMemoryThreshold)
         var data = Data()
-        // Reserved up to the size a form is encoded in memory at: a stream's declared length may
-        // be anything, and is checked against what it gives as it is read.
-        data.reserveCapacity(Int(min(contentLength, Self.encodingMemoryThreshold)))
-        try MultipartEncoder(boundary: boundary).encode(try checkedParts()) { bytes in data.append(contentsOf: bytes) }
+        data.reserveCapacity(encoder.framingLength(of: parts) + Int(bodies))
+        try encoder.encode(parts) { bytes in data.append(contentsOf: bytes) }
         return data
     }
 

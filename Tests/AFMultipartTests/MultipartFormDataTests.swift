@@ -112,6 +112,20 @@ struct MultipartFormDataTests {
         #expect(throws: AFError.self) { try form.encode() }
     }
 
+    /// What `encode()` reserves is the framing plus the bodies: the framing it computes is
+    /// exactly what the encoder writes around the bodies, multi-byte names included.
+    @Test func framingLengthIsWhatTheEncoderWritesAroundTheBodies() throws {
+        let form = MultipartFormData()
+        form.append(Data("one".utf8), withName: "a")
+        form.append(Data("déjà".utf8), withName: "naïve", fileName: "résumé.txt", mimeType: "text/plain")
+        form.append(InputStream(data: Data("streamed".utf8)), withLength: 8, name: "s", fileName: "s", mimeType: "text/plain")
+        let encoded = try form.encode()
+        let framing = MultipartEncoder(boundary: form.boundary).framingLength(of: try form.checkedParts())
+        #expect(framing > 0)
+        #expect(UInt64(framing) + form.contentLength == UInt64(encoded.count))
+        #expect(MultipartEncoder(boundary: "B").framingLength(of: []) == 0)
+    }
+
     @Test func writeEncodedDataRefusesAnExistingFileAndMatchesEncode() throws {
         let form = MultipartFormData()
         form.append(Data(repeating: 7, count: 200_000), withName: "big", fileName: "big.bin", mimeType: "application/octet-stream")

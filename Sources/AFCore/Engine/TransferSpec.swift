@@ -80,7 +80,7 @@ package struct ResponseHead: Sendable {
 
     /// Where one field's name and value lie in `bytes`.
     private struct FieldBounds: Sendable {
-        var nameStart: Int32, valueStart: Int32, valueEnd: Int32
+        var nameStart: Int, valueStart: Int, valueEnd: Int
     }
 
     init(statusCode: Int, httpVersion: String, headers: [(name: String, value: String)]) {
@@ -100,16 +100,16 @@ package struct ResponseHead: Sendable {
             bytes.reserveCapacity(512)
             fields.reserveCapacity(16)
         }
-        let nameStart = Int32(bytes.count)
+        let nameStart = bytes.count
         bytes.append(contentsOf: name)
-        let valueStart = Int32(bytes.count)
+        let valueStart = bytes.count
         bytes.append(contentsOf: value)
-        fields.append(FieldBounds(nameStart: nameStart, valueStart: valueStart, valueEnd: Int32(bytes.count)))
+        fields.append(FieldBounds(nameStart: nameStart, valueStart: valueStart, valueEnd: bytes.count))
     }
 
     /// The fields in the order received, names as spelled.
     package var headers: [(name: String, value: String)] {
-        fields.map { (string(Int($0.nameStart)..<Int($0.valueStart)), string(Int($0.valueStart)..<Int($0.valueEnd))) }
+        fields.map { (string($0.nameStart..<$0.valueStart), string($0.valueStart..<$0.valueEnd)) }
     }
 
     private func string(_ range: Range<Int>) -> String {
@@ -146,12 +146,12 @@ package struct ResponseHead: Sendable {
         var name = name
         return name.withUTF8 { wanted -> String? in
             bytes.withUnsafeBufferPointer { bytes -> String? in
-                for field in fields where Int(field.valueStart - field.nameStart) == wanted.count {
-                    let start = Int(field.nameStart)
+                for field in fields where field.valueStart - field.nameStart == wanted.count {
+                    let start = field.nameStart
                     var index = 0
                     while index < wanted.count, bytes[start + index].equalsIgnoringASCIICase(wanted[index]) { index += 1 }
                     if index == wanted.count {
-                        return String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(field.valueStart)..<Int(field.valueEnd)]),
+                        return String(decoding: UnsafeBufferPointer(rebasing: bytes[field.valueStart..<field.valueEnd]),
                                       as: UTF8.self)
                     }
                 }
