@@ -76,6 +76,29 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: point.partialFile.path))
     }
 
+    /// Monitors hear where a resumed download starts and the whole file's size: the offset plus
+    /// the 206's length, or unknown (-1) when the 206 announces none (sent chunked).
+    @Test(arguments: [("", Int64(1000)), ("mode=chunked", Int64(-1))])
+    func monitorsHearTheResumeOffsetAndTheExpectedTotal(query: String, expectedTotal: Int64) async throws {
+        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.resume-monitor"))
+        let heard = Protected<[(Int64, Int64)]>([])
+        monitor.downloadTaskDidResumeAtOffset = { _, _, offset, total in heard.withLock { $0.append((offset, total)) } }
+        let session = makeSession(eventMonitors: [monitor])
+        let (resumeData, partial) = try handMadeResumeData(query: query, size: 1000, count: 300)
+        defer { try? FileManager.default.removeItem(at: partial) }
+        let (url, destination) = destination()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let resumed = session.download(resumingWith: resumeData, to: destination)
+        let data = try await resumed.serializingData().value
+        monitor.queue.sync {}
+        #expect(resumed.response?.statusCode == 206)
+        #expect(data == resumableBody(1000))
+        let events = heard.value
+        #expect(events.count == 1)
+        #expect(events.first?.0 == 300)
+        #expect(events.first?.1 == expectedTotal)
+    }
+
     @Test func httpbinRangeDownloadResumes() async throws {
         let session = makeSession()
         let path = "/range/40000?duration=2&chunk_size=1000"

@@ -155,6 +155,20 @@ final class EventRecorder: EventMonitor, @unchecked Sendable {
         #expect(received.value == data)
     }
 
+    /// A closure monitor with only the byte-count closure set still hears a data request's body
+    /// going out (a data request keeps no progress of its own unless someone asks).
+    @Test func closureMonitorHearsADataRequestsBodyGoOut() async throws {
+        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.closure-monitor.sent"))
+        let sent = Protected<[Int64]>([])
+        monitor.taskDidSendBodyData = { _, _, _, total, _ in sent.withLock { $0.append(total) } }
+        let session = makeSession(eventMonitors: [monitor])
+        let body = Data(repeating: 1, count: 200_000)
+        _ = try await session.request(Server.faults("/sink"), method: .post) { $0.httpBody = body }
+            .validate().serializingData().value
+        monitor.queue.sync {}
+        #expect(sent.value.last == Int64(body.count))
+    }
+
     @Test func notificationsArePosted() async throws {
         let session = makeSession()
         let request = session.request(Server.httpbin("/get"))

@@ -27,7 +27,8 @@ Paths:
                     given only the first C bytes are sent before the connection closes. With
                     `Range: bytes=S-` and a matching If-Range: 206 with bytes S..N-1, unless M
                     says otherwise: ignore (200 with the whole body), wrong (206 from byte 0),
-                    416 (Range Not Satisfiable), error (503 with a short text body).
+                    416 (Range Not Satisfiable), error (503 with a short text body), chunked
+                    (the 206 sent chunked, without a Content-Length).
   /blob?size=N      N bytes (a repeated 1 MiB pattern) with a Content-Length, for large downloads
   /multipart-echo?parser=email|werkzeug
                     parses a multipart/form-data body with Python's standard library (email) or
@@ -107,6 +108,12 @@ def resumable(conn, headers, query):
             respond(conn, "416 Range Not Satisfiable", b"", extra=f"Content-Range: bytes */{size}\r\n".encode())
         elif mode == "error":
             respond(conn, "503 Service Unavailable", b"busy, try later")
+        elif mode == "chunked":
+            rest = body[start:]
+            conn.sendall((f"HTTP/1.1 206 Partial Content\r\nContent-Type: application/octet-stream\r\n"
+                          f"Transfer-Encoding: chunked\r\nContent-Range: bytes {start}-{size - 1}/{size}\r\n").encode()
+                         + extra + b"\r\n" + (f"{len(rest):x}\r\n".encode() + rest + b"\r\n" if rest else b"")
+                         + b"0\r\n\r\n")
         else:
             first = 0 if mode == "wrong" else start
             content_range = f"Content-Range: bytes {first}-{size - 1}/{size}\r\n".encode()

@@ -32,12 +32,15 @@ public final class CompositeEventMonitor: EventMonitor {
     /// Whether request events are also posted as notifications.
     var hasNotifiers: Bool { !notifiers.isEmpty }
 
-    /// Whether any monitor may want the `didReceive response` and `didReceive data` events,
-    /// which cost a response and a copy per chunk on the engine thread.
+    /// Whether any monitor may want the events that come from the engine as the exchange goes
+    /// on (the response, each chunk of data, a resumed download's start, byte counts), which
+    /// cost a response and a copy per chunk on the engine thread.
     var observesTransferEvents: Bool {
         observers.contains { monitor in
             if let closures = monitor as? ClosureEventMonitor {
                 return closures.dataTaskDidReceiveData != nil || closures.dataTaskDidReceiveResponse != nil
+                    || closures.downloadTaskDidResumeAtOffset != nil || closures.taskDidSendBodyData != nil
+                    || closures.downloadTaskDidWriteData != nil
             }
             return true
         }
