@@ -99,6 +99,59 @@ import Testing
         #expect(events.first?.1 == expectedTotal)
     }
 
+    /// A resumed download that ends before its exchange begins (its adapter fails) leaves the
+    /// caller's partial file in place and hands the point back as its resume data.
+    @Test func anAdapterFailureKeepsTheCallersPartialFile() async throws {
+        let (resumeData, partial) = try handMadeResumeData(query: "", size: 1000, count: 300)
+        defer { try? FileManager.default.removeItem(at: partial) }
+        let failing = Adapter { _, _, completion in completion(.failure(URLError(.notConnectedToInternet))) }
+        let session = makeSession()
+        let response = await session.download(resumingWith: resumeData, interceptor: failing).serializingData().response
+        #expect(response.error?.isRequestAdaptationError == true)
+        #expect(FileManager.default.fileExists(atPath: partial.path))
+        let kept = try #require(response.resumeData)
+        #expect(DownloadResumeData(kept)?.offset == 300)
+
+        let (url, destination) = destination()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let data = try await session.download(resumingWith: kept, to: destination).serializingData().value
+        #expect(data == resumableBody(1000))
+    }
+
+    /// Cancelling with resume data while the adapter still works: the handler gets the caller's
+    /// point back and the partial file stays; a plain cancel gives the file up.
+    @Test(arguments: [true, false])
+    func aCancelBeforeTheExchangeBegins(producingResumeData: Bool) async throws {
+        let (resumeData, partial) = try handMadeResumeData(query: "", size: 1000, count: 300)
+        defer { try? FileManager.default.removeItem(at: partial) }
+        let adapting = Gate(opensAfter: 1)
+        let released = Gate(opensAfter: 1)
+        let holding = Adapter { urlRequest, _, completion in
+            adapting.arrive()
+            DispatchQueue.global().async {
+                released.wait()
+                completion(.success(urlRequest))
+            }
+        }
+        let session = makeSession()
+        let request = session.download(resumingWith: resumeData, interceptor: holding)
+        let task = request.serializingData()
+        adapting.wait()
+        let handed: Data?? = producingResumeData ? .some(await withCheckedContinuation { continuation in
+            request.cancel(byProducingResumeData: { continuation.resume(returning: $0) })
+        }) : .none
+        if !producingResumeData { request.cancel() }
+        released.arrive()
+        let response = await task.response
+        #expect(response.error?.isExplicitlyCancelledError == true)
+        #expect(FileManager.default.fileExists(atPath: partial.path) == producingResumeData)
+        #expect((response.resumeData != nil) == producingResumeData)
+        if producingResumeData {
+            let point = try #require(handed.flatMap { $0 }.flatMap(DownloadResumeData.init))
+            #expect(point.offset == 300)
+        }
+    }
+
     @Test func httpbinRangeDownloadResumes() async throws {
         let session = makeSession()
         let path = "/range/40000?duration=2&chunk_size=1000"

@@ -179,6 +179,7 @@ extension Request {
             return (true, state.tasks.last)
         }
         guard shouldFinish else { return }
+        willFinish()
         // Its task holds the request until it reports its end; one that never will (the session
         // went away before it ran) lets go of it now. Earlier attempts' tasks have ended.
         lastTask?.detachDelegate()

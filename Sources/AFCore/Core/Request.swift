@@ -128,6 +128,9 @@ public class Request: @unchecked Sendable {
     /// Keeps what a subclass needs of a finished task (its body, its file); runs before validation.
     func store(_ result: SessionTask.Result) {}
 
+    /// The request is about to finish, before its serializers run (once, on `underlyingQueue`).
+    func willFinish() {}
+
     /// Releases what the request holds once its handlers ran (an upload's temporary file).
     func cleanup() {}
 

@@ -205,6 +205,19 @@ public final class DownloadRequest: Request, @unchecked Sendable {
         try fileManager.moveItem(at: source, to: destination)
     }
 
+    override func willFinish() {
+        // Ending with the caller's resume point not continued (an adapter failed, or the request
+        // was cancelled producing resume data before an exchange began): the partial file stays
+        // theirs, and the point is the request's resume data. A plain cancel gives it up, as it
+        // does once the download ran.
+        let keepsPoint = !isCancelled || downloadState.withLock { $0.producesResumeDataOnCancel }
+        downloadState.withLock { state in
+            guard keepsPoint, state.resumeData == nil, let point = state.resumePoint,
+                  point.partialFile == state.temporaryFile, point.partialFileIsUsable else { return }
+            state.resumeData = point.encoded
+        }
+    }
+
     override func cleanup() {
         // A partial file with resume data is the caller's to continue; anything else is ours.
         let (file, keep) = downloadState.withLock { ($0.temporaryFile, $0.resumeData != nil) }
@@ -233,19 +246,27 @@ public final class DownloadRequest: Request, @unchecked Sendable {
     /// resume data (nil when the download cannot be continued or was not running).
     @discardableResult
     public func cancel(byProducingResumeData completionHandler: @escaping @Sendable (_ data: Data?) -> Void) -> Self {
-        let awaitsTask = mutableState.withLock { state -> Bool in
-            let running = state.state.canTransition(to: .cancelled)
-                && state.tasks.last.map { $0.state != .completed } == true
-            if running {
-                downloadState.withLock { download in
-                    download.producesResumeDataOnCancel = true
-                    download.cancelHandler = completionHandler
-                }
+        enum Answer { case fromTask, afterFinishing, none }
+        let answer = mutableState.withLock { state -> Answer in
+            guard state.state.canTransition(to: .cancelled) else { return .none }
+            let running = state.tasks.last.map { $0.state != .completed } == true
+            downloadState.withLock { download in
+                download.producesResumeDataOnCancel = true
+                if running { download.cancelHandler = completionHandler }
             }
-            return running
+            return running ? .fromTask : .afterFinishing
         }
         cancel()
-        if !awaitsTask { underlyingQueue.async { completionHandler(nil) } }
+        switch answer {
+        case .fromTask:
+            break
+        case .afterFinishing:
+            // Queued behind the finish `cancel()` queued: a resume point not yet continued is
+            // handed back (see `willFinish`).
+            underlyingQueue.async { completionHandler(self.resumeData) }
+        case .none:
+            underlyingQueue.async { completionHandler(nil) }
+        }
         return self
     }
 
