@@ -154,6 +154,49 @@ import Testing
         #expect(request.retryCount == 1)
     }
 
+    /// A serializer's failure asked for a retry with a long delay, then the request was
+    /// cancelled (by the caller, or by the session shutting down): it ends at once with the
+    /// result it had, where it used to wait forever.
+    @Test(arguments: [false, true])
+    func aCancelDuringARetryASerializerAskedForEndsTheRequest(byShutdown: Bool) async throws {
+        struct Attempt: Decodable, Sendable { let attempt: Int }
+        let delayStarted = OneShot()
+        let session = makeSession(interceptor: Retrier { request, _, _, completion in
+            completion(request.retryCount == 0 ? .retryWithDelay(600) : .doNotRetry)
+            delayStarted.fire()
+        })
+        let request = session.request(Server.faults("/flaky-json/\(uniqueKey())?fail=1"))
+        let task = request.serializingDecodable(Attempt.self)
+        await delayStarted.wait()
+        if byShutdown { await session.shutdown() } else { request.cancel() }
+        let response = await task.response
+        #expect(response.error?.isResponseSerializationError == true)
+        #expect(request.isCancelled)
+        #expect(request.retryCount == 0)
+    }
+
+    /// A retrier that answers "retry" only after the request was cancelled: the request ends.
+    @Test func aRetryDecidedAfterTheCancelEndsTheRequest() async throws {
+        struct Attempt: Decodable, Sendable { let attempt: Int }
+        let asked = Gate(opensAfter: 1)
+        let cancelled = Gate(opensAfter: 1)
+        let session = makeSession(interceptor: Retrier { _, _, _, completion in
+            asked.arrive()
+            DispatchQueue.global().async {
+                cancelled.wait()
+                completion(.retry)
+            }
+        })
+        let request = session.request(Server.faults("/flaky-json/\(uniqueKey())?fail=1"))
+        let task = request.serializingDecodable(Attempt.self)
+        asked.wait()
+        request.cancel()
+        cancelled.arrive()
+        let response = await task.response
+        #expect(response.error?.isResponseSerializationError == true)
+        #expect(request.retryCount == 0)
+    }
+
     @Test func aRetryDelayDoesNotHoldTheSession() async throws {
         // One request waits 10 minutes before its retry; another on the same session must finish
         // meanwhile (the time limit fails the test if the delay blocks the root queue). The delay

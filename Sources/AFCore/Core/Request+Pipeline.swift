@@ -158,16 +158,21 @@ extension Request {
         }
     }
 
-    /// Resets the request for another attempt.
-    func prepareForRetry() {
-        mutableState.withLock { state in
+    /// Resets the request for another attempt; false (nothing changed) when it was cancelled,
+    /// which then ends it.
+    func prepareForRetry() -> Bool {
+        let retries = mutableState.withLock { state -> Bool in
+            guard state.state != .cancelled else { return false }
             state.retryCount += 1
             state.error = nil
             state.hasFinished = false
             state.responseSerializerCompletions.removeAll()
             state.responseSerializerProcessingFinished = false
+            state.serializerAwaitingRetry = nil
+            return true
         }
-        emit { $0.requestIsRetrying(self) }
+        if retries { emit { $0.requestIsRetrying(self) } }
+        return retries
     }
 
     /// Ends the request (once per attempt) with `error` if given, and runs its serializers.

@@ -113,7 +113,19 @@ extension Request {
                 let error = retryError.asAFError(or: .requestRetryFailed(retryError: retryError, originalError: serializationError))
                 self.responseSerializerDidComplete { deliver(error) }
             case .retry, .retryWithDelay:
-                delegate.retryRequest(self, withDelay: result.delay)
+                // Checked with the cancel under one lock: a cancel before this delivers now, one
+                // after it finds the delivery waiting (see `cancel()`).
+                let delivery: @Sendable () -> Void = { deliver(nil) }
+                let retries = self.mutableState.withLock { state -> Bool in
+                    guard state.state != .cancelled else { return false }
+                    state.serializerAwaitingRetry = delivery
+                    return true
+                }
+                if retries {
+                    delegate.retryRequest(self, withDelay: result.delay)
+                } else {
+                    self.responseSerializerDidComplete(completion: delivery)
+                }
             }
         }
     }

@@ -44,6 +44,9 @@ public class Request: @unchecked Sendable {
         var responseSerializers = SmallList<@Sendable () -> Void>()
         var responseSerializerCompletions = SmallList<@Sendable () -> Void>()
         var responseSerializerProcessingFinished = false
+        /// A serializer's result waiting on the retry a retrier asked for: delivered instead if
+        /// the request is cancelled before that retry begins.
+        var serializerAwaitingRetry: (@Sendable () -> Void)?
         var urlRequestHandler: (queue: DispatchQueue, handler: @Sendable (URLRequest) -> Void)?
         var taskHandler: (queue: DispatchQueue, handler: @Sendable (URLSessionTask) -> Void)?
         var httpResponseHandler: (queue: DispatchQueue, handler: HTTPResponseHandler, holdsBody: Bool)?
@@ -269,12 +272,16 @@ public class Request: @unchecked Sendable {
     /// Cancels the request; it ends with `AFError.explicitlyCancelled`. Callable from any queue.
     @discardableResult
     public func cancel() -> Self {
-        enum Action { case none, cancelTask(SessionTask), finish }
+        enum Action { case none, cancelTask(SessionTask), finish, completeSerializer(@Sendable () -> Void) }
         let action = mutableState.withLock { state -> Action in
             guard state.state.canTransition(to: .cancelled) else { return .none }
             state.state = .cancelled
             state.error = state.error ?? .explicitlyCancelled
             if let task = state.tasks.last, task.state != .completed { return .cancelTask(task) }
+            if let delivery = state.serializerAwaitingRetry {
+                state.serializerAwaitingRetry = nil
+                return .completeSerializer(delivery)
+            }
             return .finish
         }
         switch action {
@@ -294,6 +301,13 @@ public class Request: @unchecked Sendable {
             underlyingQueue.async {
                 self.emit(notifying: Request.didCancelNotification) { $0.requestDidCancel(self) }
                 self.finish()
+            }
+        case let .completeSerializer(delivery):
+            // The request finished and a serializer waits on a retry that will not begin now:
+            // it delivers the result it had, and the serializers go on.
+            underlyingQueue.async {
+                self.emit(notifying: Request.didCancelNotification) { $0.requestDidCancel(self) }
+                self.responseSerializerDidComplete(completion: delivery)
             }
         }
         return self

@@ -164,8 +164,7 @@ extension Session: RequestDelegate {
 
     public func retryRequest(_ request: Request, withDelay timeDelay: TimeInterval?) {
         let retry: @Sendable () -> Void = {
-            guard !request.isCancelled else { return }
-            request.prepareForRetry()
+            guard request.prepareForRetry() else { return }
             self.build(request)
         }
         request.handOffs.record()
