@@ -89,6 +89,40 @@ import Testing
         #expect(replaced == #"{"hello":"world"}"#)
     }
 
+    /// A directory where the file should go is not removed by `.removePreviousFile` (the name
+    /// may come from the server): the move fails and the directory keeps its contents.
+    @Test func removePreviousFileNeverRemovesADirectory() async throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("small.json")
+        try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: false)
+        let kept = destination.appendingPathComponent("keep.txt")
+        try Data("mine".utf8).write(to: kept)
+        let session = makeSession()
+        let request = session.download(Server.http("/static/small.json"), to: { _, _ in (destination, [.removePreviousFile]) })
+        let response = await request.serializingDownloadedFileURL().response
+        #expect(response.error?.isDownloadedFileMoveError == true)
+        #expect(try String(contentsOf: kept, encoding: .utf8) == "mine")
+        #expect(temporaryFileIsGone(request))
+    }
+
+    /// On another file system (/dev/shm is a tmpfs, the temporary directory is not) the previous
+    /// file is replaced by a complete copy, and no copy is left beside it.
+    @Test func removePreviousFileReplacesAFileOnAnotherFileSystem() async throws {
+        let directory = URL(fileURLWithPath: "/dev/shm").appendingPathComponent("af-downloads-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("small.json")
+        try Data("old".utf8).write(to: destination)
+        let session = makeSession()
+        let request = session.download(Server.http("/static/small.json"), to: { _, _ in (destination, [.removePreviousFile]) })
+        let url = try await request.serializingDownloadedFileURL().value
+        #expect(url == destination)
+        #expect(try String(contentsOf: destination, encoding: .utf8) == #"{"hello":"world"}"#)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["small.json"])
+        #expect(temporaryFileIsGone(request))
+    }
+
     @Test func anExistingFileWithoutRemovePreviousFileIsAMoveFailure() async throws {
         let directory = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -195,16 +195,6 @@ public final class DownloadRequest: Request, @unchecked Sendable {
         handler?(nil)
     }
 
-    static func move(_ source: URL, to destination: URL, options: Options, using fileManager: FileManager) throws {
-        if options.contains(.createIntermediateDirectories) {
-            try fileManager.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-        }
-        if options.contains(.removePreviousFile), fileManager.fileExists(atPath: destination.path) {
-            try fileManager.removeItem(at: destination)
-        }
-        try fileManager.moveItem(at: source, to: destination)
-    }
-
     override func willFinish() {
         // Ending with the caller's resume point not continued (an adapter failed, or the request
         // was cancelled producing resume data before an exchange began): the partial file stays

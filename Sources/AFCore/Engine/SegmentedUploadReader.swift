@@ -40,7 +40,7 @@ package final class SegmentedUploadReader: UploadBodyReader {
     /// The file at `url` could not be opened or read (the reason in `errno`).
     private static func unreachable(_ url: URL) -> AFError {
         .multipartEncodingFailed(reason: .bodyPartFileNotReachableWithError(
-            atURL: url, error: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)))
+            atURL: url, error: POSIXError.current))
     }
 
     /// The file at `url` gave `found` bytes where `expected` were promised.
