@@ -25,6 +25,19 @@ struct DownloadRulesTests {
         #expect(DownloadPlacement(statusCode: 503, contentRange: nil, resumeOffset: 500) == .memory)
     }
 
+    /// A 206 continues the file only when it runs to its end (or the length is unknown).
+    @Test func aRangeThatStopsShortOfTheEndIsRejected() {
+        let continues = { (range: String) in
+            DownloadPlacement(statusCode: 206, contentRange: range, resumeOffset: 500) == .file(keeping: 500)
+        }
+        #expect(continues("bytes 500-999/*"))
+        #expect(continues("BYTES 500 - 999 / 1000"))
+        for range in ["bytes 500-599/1000", "bytes 500-1000/1000", "bytes 500-999/0", "bytes 500-999/-9223372036854775808",
+                      "bytes 500-400/1000", "bytes 500-/1000", "bytes 500-999", "bytes 500/1000-999", "bytes 500-999/x"] {
+            #expect(!continues(range), "\(range)")
+        }
+    }
+
     private func response(_ status: Int, _ headers: [String: String]) -> ReceivedResponse {
         ReceivedResponse(head: ResponseHead(statusCode: status, httpVersion: "HTTP/1.1", headers: headers.map { ($0.key, $0.value) }),
                          url: URL(string: "http://example.com/file")!)

@@ -28,7 +28,8 @@ Paths:
                     `Range: bytes=S-` and a matching If-Range: 206 with bytes S..N-1, unless M
                     says otherwise: ignore (200 with the whole body), wrong (206 from byte 0),
                     416 (Range Not Satisfiable), error (503 with a short text body), chunked
-                    (the 206 sent chunked, without a Content-Length).
+                    (the 206 sent chunked, without a Content-Length), short (a 206 of 100 bytes
+                    from S, its Content-Range saying so).
   /blob?size=N      N bytes (a repeated 1 MiB pattern) with a Content-Length, for large downloads
   /multipart-echo?parser=email|werkzeug
                     parses a multipart/form-data body with Python's standard library (email) or
@@ -114,6 +115,10 @@ def resumable(conn, headers, query):
                           f"Transfer-Encoding: chunked\r\nContent-Range: bytes {start}-{size - 1}/{size}\r\n").encode()
                          + extra + b"\r\n" + (f"{len(rest):x}\r\n".encode() + rest + b"\r\n" if rest else b"")
                          + b"0\r\n\r\n")
+        elif mode == "short":
+            last = min(start + 99, size - 1)
+            respond(conn, "206 Partial Content", body[start:last + 1], "application/octet-stream",
+                    extra + f"Content-Range: bytes {start}-{last}/{size}\r\n".encode())
         else:
             first = 0 if mode == "wrong" else start
             content_range = f"Content-Range: bytes {first}-{size - 1}/{size}\r\n".encode()

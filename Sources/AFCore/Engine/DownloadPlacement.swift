@@ -16,7 +16,7 @@ enum DownloadPlacement: Equatable {
         }
         switch statusCode {
         case 206:
-            self = Self.rangeStart(of: contentRange) == resumeOffset ? .file(keeping: resumeOffset) : .rangeRejected
+            self = Self.range(contentRange, continuesFrom: resumeOffset) ? .file(keeping: resumeOffset) : .rangeRejected
         case 416:
             self = .rangeRejected
         case 200..<300:
@@ -27,12 +27,17 @@ enum DownloadPlacement: Equatable {
         }
     }
 
-    /// The first byte position of `bytes first-last/length` (RFC 9110 §14.4).
-    static func rangeStart(of contentRange: String?) -> Int64? {
-        guard let contentRange else { return nil }
+    /// Whether `bytes first-last/length` (RFC 9110 §14.4) starts at `offset` and runs to the end
+    /// of the file (when its length is known): a range that stops short would leave a hole.
+    static func range(_ contentRange: String?, continuesFrom offset: Int64) -> Bool {
+        guard let contentRange else { return false }
         let parts = contentRange.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bytes",
-              let dash = parts[1].firstIndex(of: "-") else { return nil }
-        return Int64(parts[1][..<dash].trimmingCharacters(in: .whitespaces))
+              let dash = parts[1].firstIndex(of: "-"), let slash = parts[1].firstIndex(of: "/"), dash < slash,
+              let first = Int64(parts[1][..<dash].trimmingCharacters(in: .whitespaces)),
+              let last = Int64(parts[1][parts[1].index(after: dash)..<slash].trimmingCharacters(in: .whitespaces)),
+              first == offset, last >= first else { return false }
+        let length = parts[1][parts[1].index(after: slash)...].trimmingCharacters(in: .whitespaces)
+        return length == "*" || Int64(length).map { $0 > 0 && last == $0 - 1 } == true
     }
 }
