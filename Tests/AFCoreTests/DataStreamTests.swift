@@ -154,6 +154,27 @@ import Testing
         #expect(monitored.value == 2)
     }
 
+    /// A loop that stops early without cancelling the request leaves chunks it never took:
+    /// they no longer hold the paused transfer back, which runs to its end (it used to stay
+    /// paused forever, the request never finishing).
+    @Test func aLoopThatStopsEarlyWithoutCancellingLetsTheTransferFinish() async throws {
+        let session = makeSession()
+        let request = session.streamRequest(Server.http("/static/4mb.bin"))
+        let paused = OneShot()
+        request.flowControl.onPause { paused.fire() }
+        let collector = Collector<Data, Never>()
+        request.responseStream(on: queue) { try collector.handler($0) }
+        do {
+            var iterator = request.streamTask().streamingData(automaticallyCancelling: false).makeAsyncIterator()
+            _ = await iterator.next()
+            await paused.wait()
+        }
+        await collector.completed.wait()
+        #expect(!request.isCancelled)
+        #expect(request.error == nil)
+        #expect(collector.values.value.reduce(0) { $0 + $1.count } == 4 << 20)
+    }
+
     @Test func aSlowConsumerPausesTheTransfer() async throws {
         let session = makeSession()
         let request = session.streamRequest(Server.http("/static/4mb.bin"))

@@ -5,20 +5,22 @@ public struct StreamOf<Element: Sendable>: AsyncSequence, Sendable {
     /// How many elements wait for the consumer, and which are dropped beyond that.
     public typealias BufferingPolicy = AsyncStream<Element>.Continuation.BufferingPolicy
 
-    /// An element and what to call once the consumer took it.
+    /// An element and the key of what to call once the consumer took it.
     struct Item: Sendable {
         var element: Element
-        var taken: (@Sendable () -> Void)?
+        var taken: PendingTakes.Key?
     }
 
-    /// Feeds the sequence; elements dropped by the buffering policy count as taken.
+    /// Feeds the sequence; elements dropped by the buffering policy count as taken, and so do
+    /// those still buffered when the consumer stops.
     struct Feed: Sendable {
         fileprivate let continuation: AsyncStream<Item>.Continuation
+        fileprivate let pending: PendingTakes
 
         func yield(_ element: Element, onTaken taken: (@Sendable () -> Void)? = nil) {
-            switch continuation.yield(Item(element: element, taken: taken)) {
-            case let .dropped(item): item.taken?()
-            case .terminated: taken?()
+            switch continuation.yield(Item(element: element, taken: taken.map(pending.add))) {
+            case let .dropped(item): item.taken.map(pending.take)
+            case .terminated: pending.takeAll()
             case .enqueued: break
             @unknown default: break
             }
@@ -28,6 +30,7 @@ public struct StreamOf<Element: Sendable>: AsyncSequence, Sendable {
     }
 
     private let items: AsyncStream<Item>
+    private let pending: PendingTakes
 
     /// `onTermination` runs if the consumer stops before the end.
     init(bufferingPolicy: BufferingPolicy = .unbounded, onTermination: (@Sendable () -> Void)? = nil,
@@ -39,26 +42,64 @@ public struct StreamOf<Element: Sendable>: AsyncSequence, Sendable {
         @unknown default: .unbounded
         }
         let (stream, continuation) = AsyncStream<Item>.makeStream(bufferingPolicy: policy)
-        // Called when the consumer stops early (its task cancelled, the sequence dropped).
+        let pending = PendingTakes()
+        // Called when the consumer stops early (its task cancelled, the sequence dropped): the
+        // elements it will never take no longer hold the transfer back.
         continuation.onTermination = { termination in
-            if case .cancelled = termination { onTermination?() }
+            guard case .cancelled = termination else { return }
+            pending.takeAll()
+            onTermination?()
         }
         items = stream
-        builder(Feed(continuation: continuation))
+        self.pending = pending
+        builder(Feed(continuation: continuation, pending: pending))
     }
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(base: items.makeAsyncIterator())
+        Iterator(base: items.makeAsyncIterator(), pending: pending)
     }
 
     /// Takes the elements one by one.
     public struct Iterator: AsyncIteratorProtocol {
         fileprivate var base: AsyncStream<Item>.AsyncIterator
+        fileprivate let pending: PendingTakes
 
         public mutating func next() async -> Element? {
             guard let item = await base.next() else { return nil }
-            item.taken?()
+            item.taken.map(pending.take)
             return item.element
         }
+    }
+}
+
+/// What to call as a sequence's buffered elements are taken, by key; each call is made once,
+/// whether the consumer takes the element, the buffer drops it, or the sequence ends first.
+final class PendingTakes: Sendable {
+    typealias Key = UInt64
+    private struct State {
+        var nextKey: Key = 0
+        var calls: [Key: @Sendable () -> Void] = [:]
+    }
+
+    private let state = Protected(State())
+
+    func add(_ call: @escaping @Sendable () -> Void) -> Key {
+        state.withLock { state in
+            defer { state.nextKey &+= 1 }
+            state.calls[state.nextKey] = call
+            return state.nextKey
+        }
+    }
+
+    func take(_ key: Key) {
+        state.withLock { $0.calls.removeValue(forKey: key) }?()
+    }
+
+    func takeAll() {
+        let calls = state.withLock { state in
+            defer { state.calls.removeAll() }
+            return state.calls.sorted { $0.key < $1.key }.map(\.value)
+        }
+        calls.forEach { $0() }
     }
 }
