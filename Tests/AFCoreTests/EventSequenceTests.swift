@@ -52,6 +52,18 @@ import Testing
         #expect(requests.count == 1, "the latest request is replayed, then the sequence ends")
     }
 
+    /// A cancelled request stays `.cancelled` once done: sequences made after that end too.
+    @Test func aSequenceMadeAfterACancelledRequestEndedEndsAtOnce() async throws {
+        let session = makeSession()
+        let request = session.request(Server.http("/bench.json"))
+        request.cancel()
+        #expect(await request.serializingData().response.error?.isExplicitlyCancelledError == true)
+        let requests = await collect(request.urlRequests()).value
+        let progress = await collect(request.downloadProgress()).value
+        #expect(requests.count <= 1)
+        #expect(progress.count <= 1)
+    }
+
     @Test func aStreamRequestsResponsesToo() async throws {
         let session = makeSession()
         let request = session.streamRequest(Server.http("/bench.json"))

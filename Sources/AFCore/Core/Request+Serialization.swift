@@ -88,10 +88,11 @@ extension Request {
     }
 
     /// Calls `handler` once the request finished and its serializers are done; at once when
-    /// that already happened.
+    /// that already happened (a cancelled request stays `.cancelled` once done).
     func onFinish(_ handler: @escaping @Sendable () -> Void) {
         let done = mutableState.withLock { state -> Bool in
-            guard !(state.state == .finished && state.responseSerializerProcessingFinished) else { return true }
+            let ended = state.state == .finished || state.state == .cancelled
+            guard !(ended && state.responseSerializerProcessingFinished) else { return true }
             state.finishHandlers.append(handler)
             return false
         }
