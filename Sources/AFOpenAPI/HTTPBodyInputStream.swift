@@ -6,7 +6,7 @@ import OpenAPIRuntime
 /// the engine's thread), and each read waits for the body's next chunk. The body is read once: a
 /// second opening (a retry or a 307/308 redirect) fails with a clear error instead of sending a
 /// different body.
-final class HTTPBodyInputStream: InputStream {
+final class HTTPBodyInputStream: InputStream, InterruptibleInputStream {
     private let pipe: BodyPipe
 
     init(_ body: HTTPBody) {
@@ -16,6 +16,9 @@ final class HTTPBodyInputStream: InputStream {
 
     override func open() { pipe.open() }
     override func close() { pipe.close() }
+    /// A request that ends while a read waits for the body's next chunk: the read returns, and
+    /// the task taking the body's chunks is cancelled.
+    func interruptReads() { pipe.close() }
     override var streamStatus: Stream.Status { pipe.status }
     override var streamError: (any Error)? { pipe.failure }
     override var hasBytesAvailable: Bool { pipe.status == .open }

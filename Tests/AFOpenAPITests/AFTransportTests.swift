@@ -178,6 +178,24 @@ import Testing
         }
     }
 
+    /// A request that times out while its body waits for the next chunk lets go of the body:
+    /// the task taking its chunks is cancelled (it used to wait forever, holding the body).
+    @Test func aRequestEndingWhileItsBodyWaitsCancelsTheBody() async throws {
+        let configuration = URLSessionConfiguration.af.default
+        configuration.timeoutIntervalForRequest = 1
+        let session = makeSession(configuration: configuration)
+        let client = try client(Server.faults(""), session: session)
+        let terminated = OneShot()
+        let stalling = AsyncStream<ArraySlice<UInt8>> { continuation in
+            continuation.onTermination = { _ in terminated.fire() }
+            continuation.yield(ArraySlice(repeating: 1, count: 1 << 10))
+        }
+        await #expect(throws: ClientError.self) {
+            _ = try await client.sink(query: .init(digest: .sha256), body: .binary(HTTPBody(stalling, length: .unknown)))
+        }
+        await terminated.wait()
+    }
+
     @Test func aFailingRequestBodyFailsTheRequest() async throws {
         struct Broken: Error {}
         let session = makeSession()

@@ -191,6 +191,22 @@ import Testing
         #expect(await lenient.request(Server.tls("valid")).serializingString().response.error == nil)
     }
 
+    /// An upload refused before it connects closes the stream it was given.
+    @Test func anUploadRefusedByTheManagerClosesItsStream() async throws {
+        final class RecordingStream: InputStream {
+            let closed = OneShot()
+            override func close() {
+                super.close()
+                closed.fire()
+            }
+        }
+        let session = makeSession(serverTrustManager: ServerTrustManager(evaluators: ["example.com": DefaultTrustEvaluator()]))
+        let stream = RecordingStream(data: Data(repeating: 7, count: 1 << 20))
+        let response = await session.upload(stream, to: Server.tls("valid")).serializingData().response
+        #expect(response.error?.isServerTrustEvaluationError == true)
+        await stream.closed.wait()
+    }
+
     @Test func aSubclassCanChooseEvaluatorsItsOwnWay() async throws {
         final class AnyHostManager: ServerTrustManager, @unchecked Sendable {
             override func serverTrustEvaluator(forHost host: String) throws -> (any ServerTrustEvaluating)? {

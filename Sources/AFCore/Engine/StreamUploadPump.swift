@@ -64,9 +64,11 @@ final class StreamUploadPump: @unchecked Sendable {
     /// Bytes of memory the buffer holds (for tests: it must stay near `capacity`).
     var storageCapacity: Int { state.withLock { $0.storage.capacity } }
 
-    /// Stops reading and closes the stream.
+    /// Stops reading and closes the stream (behind a read in progress, which an interruptible
+    /// stream is first told to end).
     func close() {
         state.withLock { $0.closed = true }
+        (stream as? any InterruptibleInputStream)?.interruptReads()
         queue.async { self.stream.close() }
     }
 

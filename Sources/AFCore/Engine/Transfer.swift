@@ -162,8 +162,13 @@ final class Transfer: @unchecked Sendable {
     }
 
     /// Ends a transfer that never reached curl, letting go of any handle `configure` was given
-    /// (the engine pools it again, and only the engine may free it).
+    /// (the engine pools it again, and only the engine may free it) and of the body's reader,
+    /// pump (its stream closed) and file writer.
     func endBeforeStart() {
+        uploadReader = nil
+        uploadPump?.close()
+        uploadPump = nil
+        downloadWriter = nil
         phase = .finished
         handle = nil
     }
