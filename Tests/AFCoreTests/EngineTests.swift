@@ -157,6 +157,37 @@ import Testing
         #expect(request.isFinished)
     }
 
+    /// resume() then suspend() from another thread while rootQueue is busy: the task ends up
+    /// suspended, as the request is (the queued resume used to run after the suspend).
+    @Test func aResumeThenSuspendLeavesTheTaskSuspended() async throws {
+        let created = OneShot()
+        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.task-created"))
+        monitor.requestDidCreateTask = { _, _ in created.fire() }
+        let session = makeSession(eventMonitors: [monitor])
+        let request = session.request(Server.faults("/stall"))
+        request.resume()
+        await created.wait()
+        request.suspend()
+        session.rootQueue.sync {}
+        let task = try #require(request.mutableState.withLock { $0.tasks.last })
+        #expect(task.state == .suspended)
+
+        let busy = DispatchSemaphore(value: 0)
+        session.rootQueue.async { busy.wait() }
+        request.resume()
+        request.suspend()
+        busy.signal()
+        session.rootQueue.sync {}
+        #expect(request.isSuspended)
+        #expect(task.state == .suspended)
+
+        request.resume()
+        session.rootQueue.sync {}
+        #expect(task.state == .running)
+        request.cancel()
+        #expect(await request.serializingData().response.error?.isExplicitlyCancelledError == true)
+    }
+
     @Test func eagerSetupBuildsTheTaskBeforeResume() async throws {
         let session = makeSession(startRequestsImmediately: false, requestSetup: .eager)
         let request = session.request(Server.httpbin("/get"))

@@ -107,9 +107,9 @@ extension Request {
         switch state {
         case .resumed:
             // Emitted first: once resumed, the engine may report the response to the same
-            // monitors from its own thread.
+            // monitors from its own thread. A suspend since is applied after (it queues its own).
             emit(notifying: Request.didResumeTaskNotification) { $0.request(self, didResumeTask: self.urlSessionTask(for: task)) }
-            task.resume()
+            applyState(to: task)
         case .cancelled:
             task.cancel()
             emit(notifying: Request.didCancelTaskNotification) { $0.request(self, didCancelTask: self.urlSessionTask(for: task)) }

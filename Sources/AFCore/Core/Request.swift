@@ -235,7 +235,7 @@ public class Request: @unchecked Sendable {
                 self.emit(notifying: Request.didResumeTaskNotification) {
                     $0.request(self, didResumeTask: self.urlSessionTask(for: task))
                 }
-                task.resume()
+                self.applyState(to: task)
             }
         }
         if case .setup = action {
@@ -259,14 +259,25 @@ public class Request: @unchecked Sendable {
         guard suspended else { return self }
         underlyingQueue.async { self.emit(notifying: Request.didSuspendNotification) { $0.requestDidSuspend(self) } }
         if let task {
-            task.suspend()
-            underlyingQueue.async {
+            underlyingQueue.runOrAsync(recording: handOffs) {
+                self.applyState(to: task)
                 self.emit(notifying: Request.didSuspendTaskNotification) {
                     $0.request(self, didSuspendTask: self.urlSessionTask(for: task))
                 }
             }
         }
         return self
+    }
+
+    /// Brings `task` to the request's state as it is now, on `underlyingQueue`. Each resume or
+    /// suspend queues one, so the last to run follows the last change, however the calls of
+    /// several threads interleave.
+    func applyState(to task: SessionTask) {
+        switch mutableState.withLock({ $0.state }) {
+        case .resumed: task.resume()
+        case .suspended: task.suspend()
+        case .initialized, .cancelled, .finished: break
+        }
     }
 
     /// Cancels the request; it ends with `AFError.explicitlyCancelled`. Callable from any queue.
