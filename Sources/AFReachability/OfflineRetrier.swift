@@ -38,9 +38,12 @@ public final class OfflineRetrier: RequestInterceptor, @unchecked Sendable {
     private let waiters = Protected(Waiters())
     private let queue = DispatchQueue(label: "org.alamofire.offlineRetrier")
 
-    /// Creates a retrier that asks `monitor` (by default any route) whether the network is back.
+    /// Creates a retrier that asks `monitor` (by default a new manager for any route, its own)
+    /// whether the network is back. While requests wait it listens on `monitor`, which replaces
+    /// any other listener of that manager: share one only with nothing else listening on it.
     /// Without a monitor (the kernel's routing information could not be read) it never retries.
-    public init(monitor: NetworkReachabilityManager? = .default, maximumWait: DispatchTimeInterval = OfflineRetrier.defaultWait,
+    public init(monitor: NetworkReachabilityManager? = NetworkReachabilityManager(),
+                maximumWait: DispatchTimeInterval = OfflineRetrier.defaultWait,
                 isOfflineError: @escaping @Sendable (_ error: any Error) -> Bool = OfflineRetrier.defaultIsOfflineError) {
         self.monitor = monitor
         self.maximumWait = maximumWait
@@ -96,9 +99,10 @@ public final class OfflineRetrier: RequestInterceptor, @unchecked Sendable {
 }
 
 extension RequestInterceptor where Self == OfflineRetrier {
-    /// An `OfflineRetrier` with the given monitor, wait and error predicate.
+    /// An `OfflineRetrier` with the given monitor (by default a new one of its own), wait and
+    /// error predicate.
     public static func offlineRetrier(
-        monitor: NetworkReachabilityManager? = .default,
+        monitor: NetworkReachabilityManager? = NetworkReachabilityManager(),
         maximumWait: DispatchTimeInterval = OfflineRetrier.defaultWait,
         isOfflineError: @escaping @Sendable (_ error: any Error) -> Bool = OfflineRetrier.defaultIsOfflineError
     ) -> OfflineRetrier {

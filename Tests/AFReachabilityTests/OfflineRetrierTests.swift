@@ -82,6 +82,48 @@ extension InProcessMonitors {
             withExtendedLifetime(session) {}
         }
 
+        /// Two retriers made with their default monitors, and the app's own listener on another
+        /// manager: each retrier listens on a manager of its own, so all three hear the network
+        /// come back (the shared default manager kept only the last listener).
+        @Test func retriersWithDefaultMonitorsLeaveOtherListenersAlone() async throws {
+            let namespace = try NetworkNamespace()
+            defer { namespace.remove() }
+            let server = try LinkServer(address: namespace.outerAddress)
+            defer { server.stop() }
+            try namespace.inside(["link", "set", namespace.inner, "down"])
+            let failures = [Signal(), Signal()]
+            let (session, appManager, retriers) = namespace.enter {
+                (Session(configuration: URLSessionConfiguration.af.default), NetworkReachabilityManager(),
+                 failures.map { failed in
+                     OfflineRetrier(maximumWait: .seconds(20)) { error in
+                         let offline = OfflineRetrier.defaultIsOfflineError(error)
+                         if offline { failed.fire() }
+                         return offline
+                     }
+                 })
+            }
+            let backOnline = Signal()
+            let listening = appManager?.startListening(onQueue: DispatchQueue(label: "test.app-listener")) { status in
+                if case .reachable = status { backOnline.fire() }
+            }
+            #expect(listening == true)
+            let url = "http://\(namespace.outerAddress):\(server.port)/hello.txt"
+            let requests = retriers.map { session.request(url, interceptor: $0) }
+            let responses = requests.map { request in Task { await request.serializingString().response } }
+            for failed in failures {
+                #expect(await failed.wait(), "each first attempt should fail for want of a route")
+            }
+            try namespace.inside(["link", "set", namespace.inner, "up"])
+            try namespace.inside(["route", "replace", "default", "via", namespace.outerAddress])
+            for (request, response) in zip(requests, responses) {
+                #expect(await response.value.value == "hello")
+                #expect(request.retryCount == 1)
+            }
+            #expect(await backOnline.wait(), "the app's listener should hear the network come back")
+            appManager?.stopListening()
+            withExtendedLifetime(session) {}
+        }
+
         @Test func theWaitIsBounded() async throws {
             let namespace = try NetworkNamespace()
             defer { namespace.remove() }
