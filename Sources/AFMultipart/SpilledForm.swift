@@ -5,10 +5,11 @@ import Glibc
 #endif
 
 /// Parts of a form that cannot stay in memory or be read twice, written into a file that has no
-/// name: it is created in a directory only this process's user can enter (`mkdtemp`, 0700),
-/// unlinked at once, and read through its descriptor (`/proc/self/fd/N` opens the same file,
-/// never a path another user could swap). Replays (retries, 307/308) read it again; the
-/// descriptor closes when the request ends, and the bytes go with it.
+/// name: it is created in a new directory only this process's user can enter (`mkdtemp`, 0700),
+/// which is removed with the file's name at once, and read through its descriptor
+/// (`/proc/self/fd/N` opens the same file, never a path another user could swap). Replays
+/// (retries, 307/308) read it again; the descriptor closes when the request ends, and the bytes
+/// go with it. Nothing is left in the temporary directory.
 final class SpilledForm: @unchecked Sendable {
     private let descriptor: Protected<Int32>
 
@@ -16,13 +17,23 @@ final class SpilledForm: @unchecked Sendable {
     let url: URL
     /// How many bytes were written.
     let size: UInt64
+    /// The directory the file was made in, removed since (for tests).
+    let directory: String
 
     /// Creates the file and lets `fill` write into it.
     init(_ fill: (EncodedFileOutput) throws -> Void) throws {
-        let directory = try SpillDirectory.path()
-        let file = URL(fileURLWithPath: directory).appendingPathComponent(UUID().uuidString)
-        let output = try EncodedFileOutput(url: file, readable: true)
+        let directory = try SpillDirectory.make()
+        self.directory = directory
+        let file = URL(fileURLWithPath: directory).appendingPathComponent("form")
+        let output: EncodedFileOutput
+        do {
+            output = try EncodedFileOutput(url: file, readable: true)
+        } catch {
+            rmdir(directory)
+            throw error
+        }
         unlink(file.path)
+        rmdir(directory)
         do {
             try fill(output)
         } catch {
@@ -47,22 +58,15 @@ final class SpilledForm: @unchecked Sendable {
     deinit { close() }
 }
 
-/// The private directory spilled forms are created in: made once per process with `mkdtemp`
-/// (mode 0700, a name no one could have prepared), under the temporary directory.
+/// A private directory for one spilled form, made with `mkdtemp` (mode 0700, a name no one
+/// could have prepared) under the temporary directory.
 enum SpillDirectory {
-    private static let made = Protected<String?>(nil)
-
-    static func path() throws -> String {
-        try made.withLock { made in
-            if let made { return made }
-            var template = Array((FileManager.default.temporaryDirectory.path + "/AF-multipart-XXXXXX").utf8CString)
-            guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-                throw AFError.multipartEncodingFailed(reason: .outputStreamCreationFailed(
-                    for: FileManager.default.temporaryDirectory))
-            }
-            let path = String(cString: created)
-            made = path
-            return path
+    static func make() throws -> String {
+        var template = Array((FileManager.default.temporaryDirectory.path + "/AF-multipart-XXXXXX").utf8CString)
+        guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw AFError.multipartEncodingFailed(reason: .outputStreamCreationFailed(
+                for: FileManager.default.temporaryDirectory))
         }
+        return String(cString: created)
     }
 }

@@ -1,4 +1,4 @@
-import AFMultipart
+@testable import AFMultipart
 import AFTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
@@ -122,13 +122,6 @@ struct ParsedForm: Decodable, Sendable {
         StreamedFormTests.spillFile(of: request)
     }
 
-    /// The private directories spilled forms are made in (one per test process).
-    private func spillDirectories() throws -> [URL] {
-        let temporary = FileManager.default.temporaryDirectory
-        return try FileManager.default.contentsOfDirectory(atPath: temporary.path)
-            .filter { $0.hasPrefix("AF-multipart-") }.map { temporary.appendingPathComponent($0) }
-    }
-
     @Test func aFormAboveTheThresholdIsSentFromATemporaryFileRemovedAfterwards() async throws {
         let (session, request, spilled) = uploadRecordingTheSpill(to: Server.faults("/multipart-echo?parser=email"))
         let parsed = try await request.serializingDecodable(ParsedForm.self).value
@@ -151,12 +144,21 @@ struct ParsedForm: Decodable, Sendable {
         var info = stat()
         #expect(stat(file.path, &info) == 0)  // through the descriptor's link, to the file
         #expect(info.st_size == 300_000 && info.st_mode & 0o777 == 0o600 && info.st_nlink == 0)
-        let directory = try #require(try spillDirectories().first)
-        let mode = try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions] as? Int
-        #expect(mode == 0o700)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        // The private directory it was made in went with its name: nothing is left behind.
+        let target = try #require(Self.linkTarget(file))
+        let directory = try #require(target.range(of: "/AF-multipart-").map { target[..<target[$0.upperBound...].firstIndex(of: "/")!] })
+        #expect(!FileManager.default.fileExists(atPath: String(directory)))
         request.cancel()
         _ = await task.response
+    }
+
+    /// A spill's directory is private (0700) while it has the file's name.
+    @Test func aSpillDirectoryIsPrivate() throws {
+        let directory = try SpillDirectory.make()
+        defer { rmdir(directory) }
+        let mode = try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as? Int
+        #expect(mode == 0o700)
+        #expect(directory.hasPrefix(FileManager.default.temporaryDirectory.path + "/AF-multipart-"))
     }
 
     @Test func aFormAtTheThresholdIsEncodedInMemory() async throws {
