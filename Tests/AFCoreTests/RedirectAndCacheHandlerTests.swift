@@ -20,6 +20,27 @@ import Testing
         #expect(response.metrics?.transactionMetrics.count == 1)
     }
 
+    /// A redirect's body is kept (up to 1 MiB) for when it is not followed: delivered whole
+    /// below that, an error above it rather than a cut body; a followed redirect's size does not
+    /// matter, and a download or stream never holds more of it in memory.
+    @Test(arguments: [(5_000, false), (3 << 20, false), (5_000, true), (3 << 20, true)])
+    func aRedirectsBodyIsBounded(size: Int, follows: Bool) async throws {
+        let session = makeSession(redirectHandler: follows ? Redirector.follow : Redirector.doNotFollow)
+        let response = await session.request(Server.faults("/redirect-body?size=\(size)"))
+            .serializingData(emptyResponseCodes: [200, 302]).response
+        if follows {
+            #expect(response.response?.statusCode == 200)
+            #expect(response.data?.count == 3)
+        } else if size <= 1 << 20 {
+            #expect(response.response?.statusCode == 302)
+            #expect(response.data?.count == size)
+        } else {
+            #expect(response.response?.statusCode == 302)
+            let error = response.error?.underlyingError as? URLError
+            #expect(error?.code == .dataLengthExceedsMaximum)
+        }
+    }
+
     @Test func theRequestHandlerWinsOverTheSessionHandler() async {
         let session = makeSession(redirectHandler: Redirector.doNotFollow)
         let response = await session.request(redirect(to: "/get")).redirect(using: Redirector.follow)

@@ -31,6 +31,8 @@ Paths:
                     (the 206 sent chunked, without a Content-Length), short (a 206 of 100 bytes
                     from S, its Content-Range saying so).
   /blob?size=N      N bytes (a repeated 1 MiB pattern) with a Content-Length, for large downloads
+  /redirect-body?size=N
+                    302 to /blob?size=3 with a body of N bytes (the /blob pattern)
   /multipart-echo?parser=email|werkzeug
                     parses a multipart/form-data body with Python's standard library (email) or
                     Werkzeug (httpbin's parser) and answers {"parts": [{name, filename,
@@ -402,9 +404,10 @@ def handle(conn):
                 if path == "/inflate":
                     inflate(conn, query)
                     return
-                if path == "/blob":
+                if path in ("/blob", "/redirect-body"):
                     size = int(query.get("size", ["0"])[0])
-                    conn.sendall((f"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
+                    status = "200 OK" if path == "/blob" else "302 Found\r\nLocation: /blob?size=3"
+                    conn.sendall((f"HTTP/1.1 {status}\r\nContent-Type: application/octet-stream\r\n"
                                   f"Content-Length: {size}\r\n\r\n").encode())
                     block = bytes(range(256)) * 4096
                     sent = 0

@@ -76,12 +76,14 @@ extension SessionTask: TransferDelegate {
                 return finish(request: request, response: response, data: outcome.body, error: error)
             }
             guard let delegate else {
-                return finish(request: request, response: response, data: outcome.body, error: nil)
+                return finish(request: request, response: response, data: outcome.body,
+                              error: outcome.redirectBodyDropped ? Self.redirectBodyTooLarge(url) : nil)
             }
             delegate.task(self, willRedirectTo: next, response: response.httpResponse) { chosen in
                 // At once when the handler answered on the task's queue (the default one does).
                 self.queue.runOrAsync(recording: self.handOffs) {
-                    self.follow(chosen, after: request, response: response, body: outcome.body)
+                    self.follow(chosen, after: request, response: response, body: outcome.body,
+                                bodyDropped: outcome.redirectBodyDropped)
                 }
             }
             return
@@ -106,9 +108,12 @@ extension SessionTask: TransferDelegate {
         finish(request: request, response: response, data: outcome.body, error: error)
     }
 
-    private func follow(_ next: URLRequest?, after request: URLRequest, response: ReceivedResponse, body: Data) {
+    private func follow(_ next: URLRequest?, after request: URLRequest, response: ReceivedResponse, body: Data,
+                        bodyDropped: Bool) {
         guard let next else {
-            return finish(request: request, response: response, data: body, error: nil)
+            // Not followed: the redirect is the response, and its body must be whole.
+            return finish(request: request, response: response, data: body,
+                          error: bodyDropped ? Self.redirectBodyTooLarge(request.url) : nil)
         }
         if upload?.stream != nil, next.httpMethod == request.httpMethod {
             // A 307/308 asks for the body again, and a stream can be read only once.
@@ -116,6 +121,14 @@ extension SessionTask: TransferDelegate {
             return finish(request: request, response: response, data: body, error: error)
         }
         startHop(next, after: request, response: response, body: body)
+    }
+
+    /// A redirect not followed whose body was larger than AF keeps of a redirect's.
+    static func redirectBodyTooLarge(_ url: URL?) -> URLError {
+        URLError(.dataLengthExceedsMaximum, userInfo: [
+            NSURLErrorFailingURLErrorKey: url as Any,
+            NSLocalizedDescriptionKey: "The redirect was not followed and its body is larger than the "
+                + "\(Transfer.maximumRedirectBody) bytes AF keeps of a redirect's body."])
     }
 
     /// Sends `next` as the task's new exchange, unless the task was cancelled meanwhile.

@@ -34,6 +34,8 @@ struct TransferOutcome: @unchecked Sendable {
     var rangeRejected = false
     /// A streamed body was also kept whole in `body`, for the cache.
     var streamCopyIsWhole = false
+    /// A redirect's body ran past `Transfer.maximumRedirectBody`: `body` does not hold it.
+    var redirectBodyDropped = false
 }
 
 /// One HTTP exchange on the engine. Its mutable state belongs to the holder of the engine's
@@ -42,6 +44,9 @@ final class Transfer: @unchecked Sendable {
     /// Largest buffer reserved up front from a Content-Length, so a lying header cannot make us
     /// allocate gigabytes before any byte arrives.
     static let maximumReservation = 8 << 20
+    /// Most of a redirect's body kept in memory (for the response if the redirect is not
+    /// followed): a server cannot make a download or a stream hold an unbounded body there.
+    static let maximumRedirectBody = 1 << 20
 
     let spec: TransferSpec
     /// The spec's options a pooled handle may keep (worked out by the thread that made the
@@ -80,6 +85,8 @@ final class Transfer: @unchecked Sendable {
         var heldByGate = false
         var resumedAt: Int64 = 0
         var rangeRejected = false
+        var isRedirect = false
+        var redirectBodyDropped = false
         var isSuspended = false
         var idleWatch: IdleWatch?
         var lastProgress = TransferProgress()
@@ -117,6 +124,12 @@ final class Transfer: @unchecked Sendable {
     private var resumedAt: Int64 { get { state.pointee.resumedAt } _modify { yield &state.pointee.resumedAt } }
     /// Set when a resumed download got another range than asked; the body is refused.
     private var rangeRejected: Bool { get { state.pointee.rangeRejected } _modify { yield &state.pointee.rangeRejected } }
+    /// Whether the current response is a redirect (a 3xx with a Location), whose body in memory
+    /// is bounded; and whether it went past that bound.
+    private var isRedirect: Bool { get { state.pointee.isRedirect } _modify { yield &state.pointee.isRedirect } }
+    private var redirectBodyDropped: Bool {
+        get { state.pointee.redirectBodyDropped } _modify { yield &state.pointee.redirectBodyDropped }
+    }
     /// Receive buffer for bodies written to disk: fewer, larger writes (curl's default is 16 KiB).
     static let downloadBufferSize = 512 << 10
     /// Send buffer for bodies read from a file or a stream: fewer, larger reads and socket
@@ -359,6 +372,8 @@ final class Transfer: @unchecked Sendable {
         bodyGoesToFile = false
         resumedAt = 0
         let isFinal = !(RedirectRules.redirectStatusCodes.contains(head.statusCode) && head.value(for: "Location") != nil)
+        isRedirect = !isFinal
+        redirectBodyDropped = false
         bodyIsStreamed = spec.bodyStream != nil && isFinal
         heldByGate = spec.responseGate != nil && isFinal
         let placement = downloadWriter.map { _ in
@@ -374,7 +389,7 @@ final class Transfer: @unchecked Sendable {
             rangeRejected = true
         case .memory:
             if !bodyIsStreamed, let length = head.value(for: "Content-Length").flatMap(Int.init), length > 0 {
-                body = Data(capacity: min(length, Self.maximumReservation))
+                body = Data(capacity: min(length, isRedirect ? Self.maximumRedirectBody : Self.maximumReservation))
             }
         }
         if reportsEvents || spec.bodyStream != nil || heldByGate { delegate.transferDidReceiveHead(self, head: head) }
@@ -459,6 +474,11 @@ final class Transfer: @unchecked Sendable {
         guard withinDecompressionLimit(count) else { return .refused }
         if bodyGoesToFile, let downloadWriter {
             guard downloadWriter.write(bytes, count: count) else { return .refused }
+        } else if isRedirect, redirectBodyDropped || body.count + count > Self.maximumRedirectBody {
+            if !redirectBodyDropped {
+                redirectBodyDropped = true
+                body = Data()
+            }
         } else {
             body.append(bytes.assumingMemoryBound(to: UInt8.self), count: count)
         }
@@ -503,6 +523,7 @@ final class Transfer: @unchecked Sendable {
         var outcome = TransferOutcome(head: parser.completed, body: body, failure: failure,
                                       wasCancelled: cancelled, timings: timings, rangeRejected: rangeRejected)
         outcome.streamCopyIsWhole = spec.streamCopyLimit != nil && streamCopyKept
+        outcome.redirectBodyDropped = redirectBodyDropped
         body = Data()
         uploadReader = nil
         uploadPump?.close()
