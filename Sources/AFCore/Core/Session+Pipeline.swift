@@ -83,7 +83,7 @@ extension Session {
             return createTask(for: initialRequest, request: request)
         }
         let state = RequestAdapterState(requestID: request.id, session: self)
-        adapter.adapt(initialRequest, using: state) { result in
+        let adapted = CalledOnce<Result<URLRequest, any Error>> { result in
             let adapted = Result {
                 let urlRequest = try result.get()
                 try urlRequest.validate()
@@ -99,6 +99,7 @@ extension Session {
                 }
             }
         }
+        adapter.adapt(initialRequest, using: state) { adapted($0) }
     }
 
     private func createTask(for urlRequest: URLRequest, request: Request) {
@@ -154,12 +155,13 @@ extension Session: RequestDelegate {
         guard let retrier = retrier(for: request) else {
             return rootQueue.async(recording: request.handOffs) { completion(.doNotRetry) }
         }
-        retrier.retry(request, for: self, dueTo: error) { result in
+        let decided = CalledOnce<RetryResult> { result in
             self.rootQueue.async(recording: request.handOffs) {
                 guard let retryError = result.error else { return completion(result) }
                 completion(.doNotRetryWithError(AFError.requestRetryFailed(retryError: retryError, originalError: error)))
             }
         }
+        retrier.retry(request, for: self, dueTo: error) { decided($0) }
     }
 
     public func retryRequest(_ request: Request, withDelay timeDelay: TimeInterval?) {

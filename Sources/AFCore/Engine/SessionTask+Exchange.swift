@@ -79,13 +79,14 @@ extension SessionTask: TransferDelegate {
                 return finish(request: request, response: response, data: outcome.body,
                               error: outcome.redirectBodyDropped ? Self.redirectBodyTooLarge(url) : nil)
             }
-            delegate.task(self, willRedirectTo: next, response: response.httpResponse) { chosen in
+            let chosen = CalledOnce<URLRequest?> { chosen in
                 // At once when the handler answered on the task's queue (the default one does).
                 self.queue.runOrAsync(recording: self.handOffs) {
                     self.follow(chosen, after: request, response: response, body: outcome.body,
                                 bodyDropped: outcome.redirectBodyDropped)
                 }
             }
+            delegate.task(self, willRedirectTo: next, response: response.httpResponse) { chosen($0) }
             return
         }
 
@@ -179,12 +180,13 @@ extension SessionTask: TransferDelegate {
             return deliver(request: request, response: response, data: data, error: error)
         }
         let proposed = CachedURLResponse(response: response.httpResponse, data: data, userInfo: nil, storagePolicy: .allowed)
-        delegate.task(self, willCacheResponse: proposed) { chosen in
+        let chosen = CalledOnce<CachedURLResponse?> { chosen in
             if let chosen { self.store(chosen, for: request, fields: fields, credentials: credentials, in: storage) }
             self.queue.runOrAsync(recording: self.handOffs) {
                 self.deliver(request: request, response: response, data: data, error: nil)
             }
         }
+        delegate.task(self, willCacheResponse: proposed) { chosen($0) }
     }
 
     func deliver(request: URLRequest, response: ReceivedResponse?, data: Data, error: (any Error)?) {
