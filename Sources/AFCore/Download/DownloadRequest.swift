@@ -18,7 +18,8 @@ public final class DownloadRequest: Request, @unchecked Sendable {
 
         /// Creates the directories leading to the destination.
         public static let createIntermediateDirectories = Options(rawValue: 1 << 0)
-        /// Removes a file already at the destination.
+        /// Replaces a file already at the destination, in one step once the download is
+        /// complete; a directory there is left alone and the move fails.
         public static let removePreviousFile = Options(rawValue: 1 << 1)
     }
 
