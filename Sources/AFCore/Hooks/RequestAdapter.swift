@@ -13,7 +13,8 @@ public struct RequestAdapterState: Sendable {
 
 /// Changes a `URLRequest` before each attempt is sent (adds a token, a header, a signature).
 public protocol RequestAdapter: Sendable {
-    /// Calls `completion` with the adapted request, or the error that stops the request.
+    /// Calls `completion` with the adapted request, or the error that stops the request. The
+    /// request waits until `completion` is called; only its first call counts.
     func adapt(_ urlRequest: URLRequest, for session: Session,
                completion: @escaping @Sendable (_ result: Result<URLRequest, any Error>) -> Void)
 

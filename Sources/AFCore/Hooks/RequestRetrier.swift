@@ -32,7 +32,8 @@ public enum RetryResult: Sendable {
 
 /// Decides whether a failed request runs again.
 public protocol RequestRetrier: Sendable {
-    /// Calls `completion` with the decision for `request`, which failed with `error`.
+    /// Calls `completion` with the decision for `request`, which failed with `error`. The
+    /// request waits until `completion` is called; only its first call counts.
     func retry(_ request: Request, for session: Session, dueTo error: any Error,
                completion: @escaping @Sendable (RetryResult) -> Void)
 }
