@@ -1,3 +1,4 @@
+import AFCore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -77,7 +78,7 @@ struct MultipartEncoder {
             let count = read(buffer, wanted)
             if count < 0 {
                 throw AFError.multipartEncodingFailed(reason: .inputStreamReadFailed(
-                    error: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)))
+                    error: POSIXError.current))
             }
             if count == 0 { break }
             try write(UnsafeRawBufferPointer(start: buffer, count: count))
@@ -123,7 +124,7 @@ final class EncodedFileOutput {
             if result < 0, errno == EINTR { continue }
             guard result > 0 else {
                 throw AFError.multipartEncodingFailed(reason: .outputStreamWriteFailed(
-                    error: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)))
+                    error: POSIXError.current))
             }
             written += result
         }
@@ -135,7 +136,7 @@ final class EncodedFileOutput {
         descriptor = -1
         if result != 0 {
             throw AFError.multipartEncodingFailed(reason: .outputStreamWriteFailed(
-                error: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)))
+                error: POSIXError.current))
         }
     }
 

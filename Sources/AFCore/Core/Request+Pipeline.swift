@@ -107,9 +107,10 @@ extension Request {
         switch state {
         case .resumed:
             // Emitted first: once resumed, the engine may report the response to the same
-            // monitors from its own thread. A suspend since is applied after (it queues its own).
+            // monitors from its own thread. The state was read with the task's append, on
+            // underlyingQueue: a suspend since queues its `applyState` behind this.
             emit(notifying: Request.didResumeTaskNotification) { $0.request(self, didResumeTask: self.urlSessionTask(for: task)) }
-            applyState(to: task)
+            task.resume()
         case .cancelled:
             task.cancel()
             emit(notifying: Request.didCancelTaskNotification) { $0.request(self, didCancelTask: self.urlSessionTask(for: task)) }

@@ -38,5 +38,5 @@ extension DownloadRequest {
 
 extension POSIXError {
     /// The error `errno` names now.
-    static var current: POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    package static var current: POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
 }
