@@ -12,6 +12,8 @@ final class NetlinkMonitor: @unchecked Sendable {
     private let wake: [Int32]
     /// Set by `start`, joined by `stop` (both on the owner's side, never concurrently).
     private var thread: UInt?
+    /// The kernel's id of the thread while it runs (set by `start`, cleared by `stop`).
+    private(set) var threadID: Int32?
     /// The monitor thread's name (the kernel keeps 15 bytes).
     static let threadName = "af-reachability"
 
@@ -31,8 +33,9 @@ final class NetlinkMonitor: @unchecked Sendable {
     func start(onChange: @escaping @Sendable () -> Void) {
         let body = Body(fd: fd, wake: wake[0], onChange: onChange)
         var created: UInt = 0
+        var tid: Int32 = 0
         let context = Unmanaged.passRetained(body).toOpaque()
-        let result = afn_start_thread(&created, Self.threadName, { context in
+        let result = afn_start_thread(&created, &tid, Self.threadName, { context in
             let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
             while afn_wait(body.fd, body.wake) == 1 {
                 if afn_drain(body.fd) != 0 { body.onChange() }
@@ -41,6 +44,7 @@ final class NetlinkMonitor: @unchecked Sendable {
         }, context)
         if result == 0 {
             thread = created
+            threadID = tid
         } else {
             Unmanaged<Body>.fromOpaque(context).release()
         }
@@ -66,6 +70,7 @@ final class NetlinkMonitor: @unchecked Sendable {
             _ = write(wake[1], &byte, 1)
             afn_join_thread(thread)
             self.thread = nil
+            threadID = nil
         }
         close(fd)
         close(wake[0])

@@ -115,6 +115,11 @@ open class NetworkReachabilityManager: @unchecked Sendable {
         return true
     }
 
+    /// The kernel's id of the listening thread, nil when not listening (for tests).
+    var monitorThreadID: Int32? {
+        listening.withLock { $0.monitor?.threadID }
+    }
+
     /// Stops the updates: no listener call starts after this returns (one already running may
     /// finish). Closes the netlink socket and ends its thread.
     open func stopListening() {

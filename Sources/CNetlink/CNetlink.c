@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <poll.h>
 #include <pthread.h>
+#include <semaphore.h>
+#include <sys/syscall.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -76,13 +78,38 @@ int afn_enter_namespace(const char *path) {
     return result;
 }
 
-int afn_start_thread(unsigned long *thread, const char *name, void *(*body)(void *), void *context) {
+/// What a new thread needs before its body runs; lives on the starter's stack until `ready`.
+struct afn_start {
+    void *(*body)(void *);
+    void *context;
+    const char *name;
+    int tid;
+    sem_t ready;
+};
+
+static void *afn_thread_main(void *argument) {
+    struct afn_start *start = argument;
+    void *(*body)(void *) = start->body;
+    void *context = start->context;
+    // Named by itself before anything else: a thread it creates inherits the name.
+    pthread_setname_np(pthread_self(), start->name);
+    start->tid = (int)syscall(SYS_gettid);
+    sem_post(&start->ready);
+    return body(context);
+}
+
+int afn_start_thread(unsigned long *thread, int *tid, const char *name, void *(*body)(void *), void *context) {
+    struct afn_start start = { .body = body, .context = context, .name = name, .tid = 0 };
+    if (sem_init(&start.ready, 0, 0) != 0) return errno;
     pthread_t created;
-    int result = pthread_create(&created, NULL, body, context);
-    if (result != 0) return result;
-    pthread_setname_np(created, name);
-    *thread = (unsigned long)created;
-    return 0;
+    int result = pthread_create(&created, NULL, afn_thread_main, &start);
+    if (result == 0) {
+        while (sem_wait(&start.ready) != 0 && errno == EINTR) {}
+        *thread = (unsigned long)created;
+        *tid = start.tid;
+    }
+    sem_destroy(&start.ready);
+    return result;
 }
 
 void afn_join_thread(unsigned long thread) {

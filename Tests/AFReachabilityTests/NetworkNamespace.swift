@@ -109,10 +109,14 @@ final class NetworkNamespace: @unchecked Sendable {
         }.count
     }
 
-    /// Threads of this process named like the reachability monitor's (names are cut to 15 bytes).
-    static func monitorThreads() -> Int {
-        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []).filter { task in
-            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?.hasPrefix("af-reachability") == true
-        }.count
+    /// Whether thread `id` of this process is alive and named like the reachability monitor's
+    /// (names are cut to 15 bytes).
+    static func isMonitorThread(_ id: Int32) -> Bool {
+        (try? String(contentsOfFile: "/proc/self/task/\(id)/comm", encoding: .utf8))?.hasPrefix("af-reachability") == true
+    }
+
+    /// Whether thread `id` of this process still exists (joined threads are gone at once).
+    static func threadExists(_ id: Int32) -> Bool {
+        FileManager.default.fileExists(atPath: "/proc/self/task/\(id)")
     }
 }

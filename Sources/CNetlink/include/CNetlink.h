@@ -52,8 +52,9 @@ int afn_open_in(int ns_fd, int monitor);
 int afn_enter_namespace(const char *path);
 
 /// Starts a thread running `body(context)`, already named `name` (the kernel keeps 15 bytes)
-/// when this returns; 0 with its id in `*thread`, else an errno value.
-int afn_start_thread(unsigned long *thread, const char *name, void *_Nullable (*_Nonnull body)(void *_Nullable),
+/// when this returns; 0 with its id in `*thread` and its kernel thread id in `*tid`, else an
+/// errno value.
+int afn_start_thread(unsigned long *thread, int *tid, const char *name, void *_Nullable (*_Nonnull body)(void *_Nullable),
                      void *_Nullable context);
 
 /// Waits until `thread` ended.
