@@ -235,6 +235,45 @@ import Testing
         let expected = try await session.request(Server.http("/static/small.json")).serializingData().value
         #expect(collector.values.value.reduce(Data(), +) == expected)
     }
+
+    @Test func redirectBodiesAreNotStreamedNorReportedWhenAMonitorWatchesData() async throws {
+        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.monitor"))
+        let heard = Protected(Data())
+        monitor.dataTaskDidReceiveData = { _, _, data in heard.withLock { $0.append(data) } }
+        let session = makeSession(eventMonitors: [monitor])
+        let collector = Collector<Data, Never>()
+        // A 302 with a 100-byte body, to a 3-byte body.
+        session.streamRequest(Server.faults("/redirect-body?size=100"))
+            .responseStream(on: queue, stream: collector.handler)
+        await collector.completed.wait()
+        #expect(collector.completion.value?.response?.statusCode == 200)
+        #expect(collector.values.value.reduce(Data(), +) == Data([0, 1, 2]))
+        monitor.queue.sync {}
+        #expect(heard.value == Data([0, 1, 2]))
+    }
+
+    @Test func aRedirectNotFollowedIsStreamedAsTheResponse() async throws {
+        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.monitor"))
+        let heard = Protected<(statusCodes: [Int], data: Data)>(([], Data()))
+        monitor.dataTaskDidReceiveResponse = { _, _, response in
+            heard.withLock { $0.statusCodes.append((response as? HTTPURLResponse)?.statusCode ?? 0) }
+        }
+        monitor.dataTaskDidReceiveData = { _, _, data in heard.withLock { $0.data.append(data) } }
+        for monitors in [[], [monitor]] as [[any EventMonitor]] {
+            let session = makeSession(eventMonitors: monitors)
+            let collector = Collector<Data, Never>()
+            session.streamRequest(Server.faults("/redirect-body?size=100"))
+                .redirect(using: .doNotFollow)
+                .responseStream(on: queue, stream: collector.handler)
+            await collector.completed.wait()
+            #expect(collector.completion.value?.error == nil)
+            #expect(collector.completion.value?.response?.statusCode == 302)
+            #expect(collector.values.value.reduce(Data(), +) == Data((0..<100).map { UInt8($0) }))
+        }
+        monitor.queue.sync {}
+        #expect(heard.value.statusCodes == [302])
+        #expect(heard.value.data == Data((0..<100).map { UInt8($0) }))
+    }
 }
 
 /// DataStreamRequest through async/await.

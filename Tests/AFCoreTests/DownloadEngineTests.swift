@@ -29,13 +29,17 @@ import Testing
     }
 
     private func run(_ url: String, to file: URL) async throws -> SessionTask.Result {
+        try await run(URLRequest(url: url, method: .get), to: DownloadTarget(file: file))
+    }
+
+    private func run(_ request: URLRequest, to target: DownloadTarget) async throws -> SessionTask.Result {
         _ = TestServers.shared
         let engine = CurlEngine(limits: .init(maximumConnectionsPerHost: 6, maximumCachedConnections: 16), name: "test.engine")
         defer { engine.shutdown() }
         let recorder = Recorder()
-        let task = SessionTask(request: try URLRequest(url: url, method: .get), engine: engine,
+        let task = SessionTask(request: request, engine: engine,
                                configuration: TaskConfiguration(URLSessionConfiguration.af.default),
-                               queue: DispatchQueue(label: "test.download"), delegate: recorder, download: DownloadTarget(file: file))
+                               queue: DispatchQueue(label: "test.download"), delegate: recorder, download: target)
         task.resume()
         await recorder.done.wait()
         return try #require(recorder.result.value)
@@ -55,6 +59,26 @@ import Testing
         let expected = try await session.request(Server.http("/static/1mb.bin")).serializingData().value
         #expect(expected.count == 1 << 20)
         #expect(try Data(contentsOf: file) == expected)
+    }
+
+    @Test func aResumedDownloadsErrorAnswerGoesToAFileOfItsOwn() async throws {
+        let partial = temporaryFile()
+        defer { try? FileManager.default.removeItem(at: partial) }
+        let kept = Data(repeating: 0xAB, count: 5000)
+        try kept.write(to: partial)
+        var request = try URLRequest(url: Server.faults("/resumable?size=20000&mode=error&answerSize=3000000"), method: .get)
+        request.setValue("bytes=5000-", forHTTPHeaderField: "Range")
+        request.setValue("\"v1\"", forHTTPHeaderField: "If-Range")
+        let result = try await run(request, to: DownloadTarget(file: partial, resumeOffset: 5000))
+        #expect(result.error == nil)
+        #expect(result.response?.statusCode == 503)
+        #expect(!result.bodyIsInFile)
+        // Neither memory nor the partial file holds the 3 MB answer.
+        #expect(result.data.isEmpty)
+        #expect(try Data(contentsOf: partial) == kept)
+        let answer = try #require(result.answerFile)
+        defer { try? FileManager.default.removeItem(at: answer) }
+        #expect(try Data(contentsOf: answer) == Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: 5 * $0 + 1) }))
     }
 
     @Test func aRedirectLeavesOnlyTheFinalBody() async throws {

@@ -238,6 +238,21 @@ import Testing
         #expect(response.resumeData.flatMap(DownloadResumeData.init) == DownloadResumeData(resumeData))
     }
 
+    @Test func aLargeErrorAnswerArrivesWholeAndLeavesThePartialFileResumable() async throws {
+        let (resumeData, partial) = try handMadeResumeData(query: "mode=error&answerSize=3000000", size: 20000, count: 5000)
+        defer { try? FileManager.default.removeItem(at: partial) }
+        let session = makeSession()
+        let (url, destination) = destination()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let request = session.download(resumingWith: resumeData, to: destination)
+        let response = await request.serializingData().response
+        #expect(response.response?.statusCode == 503)
+        #expect(response.fileURL == url)
+        #expect(response.value == Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: 5 * $0 + 1) }))
+        #expect(try Data(contentsOf: partial) == resumableBody(20000).prefix(5000))
+        #expect(response.resumeData.flatMap(DownloadResumeData.init) == DownloadResumeData(resumeData))
+    }
+
     @Test func aMissingPartialFileStartsFromZero() async throws {
         let (resumeData, partial) = try handMadeResumeData(query: "", size: 20000, count: 5000)
         try FileManager.default.removeItem(at: partial)

@@ -27,7 +27,8 @@ Paths:
                     given only the first C bytes are sent before the connection closes. With
                     `Range: bytes=S-` and a matching If-Range: 206 with bytes S..N-1, unless M
                     says otherwise: ignore (200 with the whole body), wrong (206 from byte 0),
-                    416 (Range Not Satisfiable), error (503 with a short text body), chunked
+                    416 (Range Not Satisfiable), error (503 with a short text body, or with
+                    &answerSize=A a body of A bytes, byte i = (5i + 1) mod 256), chunked
                     (the 206 sent chunked, without a Content-Length), short (a 206 of 100 bytes
                     from S, its Content-Range saying so).
   /blob?size=N      N bytes (a repeated 1 MiB pattern) with a Content-Length, for large downloads
@@ -110,7 +111,9 @@ def resumable(conn, headers, query):
         if mode == "416":
             respond(conn, "416 Range Not Satisfiable", b"", extra=f"Content-Range: bytes */{size}\r\n".encode())
         elif mode == "error":
-            respond(conn, "503 Service Unavailable", b"busy, try later")
+            answer_size = int(query.get("answerSize", ["0"])[0])
+            answer = bytes((5 * i + 1) % 256 for i in range(answer_size)) if answer_size else b"busy, try later"
+            respond(conn, "503 Service Unavailable", answer)
         elif mode == "chunked":
             rest = body[start:]
             conn.sendall((f"HTTP/1.1 206 Partial Content\r\nContent-Type: application/octet-stream\r\n"

@@ -128,23 +128,29 @@ public final class DownloadRequest: Request, @unchecked Sendable {
         let point = DownloadResumeData(after: result.request, response: result.response, bodyIsInFile: result.bodyIsInFile,
                                        file: file, previous: previous)
         if result.error != nil {
+            if let answer = result.answerFile { Self.removeTemporaryFile(answer) }
             return didFail(keeping: wasCancelled && !downloadState.withLock({ $0.producesResumeDataOnCancel }) ? nil : point,
                            file: file)
         }
         var bodyFile = file
         var keptPoint: DownloadResumeData?
         if !result.bodyIsInFile {
-            // A resumed download got an error answer: its body is in memory, the partial file
-            // stays resumable.
-            bodyFile = Self.newTemporaryFile()
+            // A resumed download got an error answer: its body is in a file of its own (or, with
+            // no body, in memory), the partial file stays resumable.
             keptPoint = point
-            do {
-                try result.data.write(to: bodyFile)
-            } catch {
-                return didFinishDownloading(result, .failure(.sessionTaskFailed(error: error)), resumePoint: keptPoint)
+            if let answer = result.answerFile {
+                bodyFile = answer
+            } else {
+                bodyFile = Self.newTemporaryFile()
+                do {
+                    try result.data.write(to: bodyFile)
+                } catch {
+                    return didFinishDownloading(result, .failure(.sessionTaskFailed(error: error)), resumePoint: keptPoint)
+                }
             }
         }
         guard let response = result.response else {
+            Self.removeTemporaryFile(bodyFile)
             return didFinishDownloading(result, .failure(.sessionTaskFailed(error: URLError(.badServerResponse))),
                                         resumePoint: keptPoint)
         }

@@ -43,6 +43,7 @@ extension SessionTask: TransferDelegate {
                 request: state.currentRequest, response: response, start: state.hopStart))
             state.bytesReceived += outcome.timings.downloaded
             state.bytesSent += outcome.timings.uploaded
+            state.answerFile = outcome.answerFile
             return (state.currentRequest, state.transactions.count, state.state == .canceling)
         }
 
@@ -113,8 +114,11 @@ extension SessionTask: TransferDelegate {
                         bodyDropped: Bool) {
         guard let next else {
             // Not followed: the redirect is the response, and its body must be whole.
-            return finish(request: request, response: response, data: body,
-                          error: bodyDropped ? Self.redirectBodyTooLarge(request.url) : nil)
+            if bodyDropped {
+                return finish(request: request, response: response, data: body, error: Self.redirectBodyTooLarge(request.url))
+            }
+            reportAsFinal(response, body: body)
+            return finish(request: request, response: response, data: body, error: nil)
         }
         if upload?.stream != nil, next.httpMethod == request.httpMethod {
             // A 307/308 asks for the body again, and a stream can be read only once.
@@ -122,6 +126,17 @@ extension SessionTask: TransferDelegate {
             return finish(request: request, response: response, data: body, error: error)
         }
         startHop(next, after: request, response: response, body: body)
+    }
+
+    /// A redirect not followed is the response: a stream, or a delegate observing transfer
+    /// events, gets its head and body now (held back while it might have been followed).
+    private func reportAsFinal(_ response: ReceivedResponse, body: Data) {
+        guard let delegate, delegate.observesTransferEvents || bodyStream != nil else { return }
+        delegate.task(self, didReceiveResponse: response.httpResponse)
+        if !body.isEmpty {
+            _ = bodyStream?.admit(body.count)
+            delegate.task(self, didReceive: body)
+        }
     }
 
     /// A redirect not followed whose body was larger than AF keeps of a redirect's.
@@ -137,8 +152,10 @@ extension SessionTask: TransferDelegate {
                           restartingDownload: Bool = false, fetchedForTrust: Bool = false, sending: TransferSpec? = nil) {
         let reporting = currentReporting
         let trust = configuration.trustRequirement(for: next.url)
-        let transfer = mutableState.withLock { state -> Transfer? in
-            guard state.state == .running || state.state == .suspended else { return nil }
+        let (transfer, staleAnswer) = mutableState.withLock { state -> (Transfer?, URL?) in
+            let staleAnswer = state.answerFile
+            state.answerFile = nil
+            guard state.state == .running || state.state == .suspended else { return (nil, staleAnswer) }
             state.currentRequest = next
             state.hopStart = Date()
             state.fetchedForTrust = fetchedForTrust
@@ -146,8 +163,9 @@ extension SessionTask: TransferDelegate {
             let transfer = makeTransfer(for: next, download: state.download, reporting: reporting, trust: trust,
                                         copyingStreamForCache: state.cacheMayStore, sending: sending)
             state.transfer = transfer
-            return transfer
+            return (transfer, staleAnswer)
         }
+        if let staleAnswer { unlink(staleAnswer.path) }
         guard let transfer else {
             let error = URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: next.url as Any])
             return finish(request: request, response: response, data: body, error: error)
@@ -191,19 +209,27 @@ extension SessionTask: TransferDelegate {
 
     func deliver(request: URLRequest, response: ReceivedResponse?, data: Data, error: (any Error)?) {
         // The end is the last report: the delegate is let go with it.
-        let (metrics, download, delegate) = mutableState.withLock { state in
+        let (metrics, download, answerFile, delegate) = mutableState.withLock { state in
             state.state = .completed
             state.response = response
             state.error = error
             state.transfer = nil
-            defer { state.delegate = nil }
+            defer {
+                state.delegate = nil
+                state.answerFile = nil
+            }
             return (TaskMetrics(taskInterval: Self.interval(from: startDate, to: Date()),
                                 redirectCount: state.transactions.count - 1,
-                                transactionMetrics: state.transactions), state.download, state.delegate)
+                                transactionMetrics: state.transactions), state.download, state.answerFile, state.delegate)
         }
         let result = Result(request: request, response: response, data: data, error: error, metrics: metrics,
-                            download: download)
-        delegate?.task(self, didCompleteWith: result)
+                            download: download, answerFile: answerFile)
+        guard let delegate else {
+            // No one to move or remove the answer's file.
+            if let answerFile { unlink(answerFile.path) }
+            return
+        }
+        delegate.task(self, didCompleteWith: result)
     }
 }
 

@@ -46,10 +46,13 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         var error: (any Error)?
         var metrics: TaskMetrics
         /// The file the body went to, and the offset the last exchange continued it from (a
-        /// resumed download's error answer stays in `data`, leaving the partial file alone).
+        /// resumed download's error answer goes to `answerFile`, leaving the partial file alone).
         var download: DownloadTarget?
+        /// The file holding a resumed download's error answer (then not in `data`); the
+        /// receiver moves or removes it.
+        var answerFile: URL?
 
-        /// Whether the final body is in the download file (else in `data`).
+        /// Whether the final body is in the download file (else in `data` or `answerFile`).
         var bodyIsInFile: Bool {
             guard let download else { return false }
             guard download.resumeOffset > 0 else { return true }
@@ -77,6 +80,8 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         var cacheMayStore = true
         /// Where each exchange writes its response body, instead of memory.
         var download: DownloadTarget?
+        /// The last exchange's file holding a resumed download's error answer, until reported.
+        var answerFile: URL?
         /// Who gets the task's reports: held strongly until the task reported its end or the
         /// delegate let it go (`detachDelegate()`), nil after. A weak reference would give
         /// every request a side table, which makes each retain and release of it slower.

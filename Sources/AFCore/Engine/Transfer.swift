@@ -36,6 +36,9 @@ struct TransferOutcome: @unchecked Sendable {
     var streamCopyIsWhole = false
     /// A redirect's body ran past `Transfer.maximumRedirectBody`: `body` does not hold it.
     var redirectBodyDropped = false
+    /// The file holding the error answer to a resumed download (then not in `body`): the
+    /// receiver moves or removes it.
+    var answerFile: URL?
 }
 
 /// One HTTP exchange on the engine. Its mutable state belongs to the holder of the engine's
@@ -79,6 +82,8 @@ final class Transfer: @unchecked Sendable {
         var uploadReader: (any UploadBodyReader)?
         var uploadPump: StreamUploadPump?
         var downloadWriter: FileDownloadWriter?
+        var answerWriter: FileDownloadWriter?
+        var answerFailure: URLError?
         var bodyGoesToFile = false
         var bodyIsStreamed = false
         var streamCopyKept = true
@@ -111,6 +116,10 @@ final class Transfer: @unchecked Sendable {
     private var uploadReader: (any UploadBodyReader)? { get { state.pointee.uploadReader } _modify { yield &state.pointee.uploadReader } }
     private var uploadPump: StreamUploadPump? { get { state.pointee.uploadPump } _modify { yield &state.pointee.uploadPump } }
     private var downloadWriter: FileDownloadWriter? { get { state.pointee.downloadWriter } _modify { yield &state.pointee.downloadWriter } }
+    /// Where the error answer to a resumed download goes, so that neither the partial file nor
+    /// memory takes it; and why it could not be opened.
+    private var answerWriter: FileDownloadWriter? { get { state.pointee.answerWriter } _modify { yield &state.pointee.answerWriter } }
+    private var answerFailure: URLError? { get { state.pointee.answerFailure } _modify { yield &state.pointee.answerFailure } }
     /// Whether the current response body goes to `downloadWriter` (else to memory).
     private var bodyGoesToFile: Bool { get { state.pointee.bodyGoesToFile } _modify { yield &state.pointee.bodyGoesToFile } }
     /// Whether the current response body is handed over in chunks (a final response of a
@@ -182,8 +191,17 @@ final class Transfer: @unchecked Sendable {
         uploadPump?.close()
         uploadPump = nil
         downloadWriter = nil
+        dropAnswerFile()
         phase = .finished
         handle = nil
+    }
+
+    /// Removes the file of an error answer that will not be reported (another response followed
+    /// it in the same exchange, or the exchange never got going).
+    private func dropAnswerFile() {
+        guard let answerWriter else { return }
+        self.answerWriter = nil
+        unlink(answerWriter.url.path)
     }
 
     /// Applies the spec to `handle`; false when the transfer cannot start (see `setupFailure`).
@@ -374,6 +392,8 @@ final class Transfer: @unchecked Sendable {
         let isFinal = !(RedirectRules.redirectStatusCodes.contains(head.statusCode) && head.value(for: "Location") != nil)
         isRedirect = !isFinal
         redirectBodyDropped = false
+        dropAnswerFile()
+        answerFailure = nil
         bodyIsStreamed = spec.bodyStream != nil && isFinal
         heldByGate = spec.responseGate != nil && isFinal
         let placement = downloadWriter.map { _ in
@@ -387,6 +407,13 @@ final class Transfer: @unchecked Sendable {
             resumedAt = length
         case .rangeRejected:
             rangeRejected = true
+        case .memory where downloadWriter != nil && !isRedirect:
+            // A resumed download's error answer: to a file of its own, however large.
+            do {
+                answerWriter = try FileDownloadWriter(target: DownloadTarget(file: DownloadRequest.newTemporaryFile()))
+            } catch {
+                answerFailure = error
+            }
         case .memory:
             if !bodyIsStreamed, let length = head.value(for: "Content-Length").flatMap(Int.init), length > 0 {
                 body = Data(capacity: min(length, isRedirect ? Self.maximumRedirectBody : Self.maximumReservation))
@@ -474,6 +501,10 @@ final class Transfer: @unchecked Sendable {
         guard withinDecompressionLimit(count) else { return .refused }
         if bodyGoesToFile, let downloadWriter {
             guard downloadWriter.write(bytes, count: count) else { return .refused }
+        } else if let answerWriter {
+            guard answerWriter.write(bytes, count: count) else { return .refused }
+        } else if answerFailure != nil {
+            return .refused
         } else if isRedirect, redirectBodyDropped || body.count + count > Self.maximumRedirectBody {
             if !redirectBodyDropped {
                 redirectBodyDropped = true
@@ -482,7 +513,8 @@ final class Transfer: @unchecked Sendable {
         } else {
             body.append(bytes.assumingMemoryBound(to: UInt8.self), count: count)
         }
-        if reportsEvents { delegate.transferDidReceive(self, data: Data(bytes: bytes, count: count)) }
+        // A redirect's body is reported only if the redirect is not followed (by the task).
+        if reportsEvents, !isRedirect { delegate.transferDidReceive(self, data: Data(bytes: bytes, count: count)) }
         return .taken
     }
 
@@ -501,11 +533,13 @@ final class Transfer: @unchecked Sendable {
         var failure: CurlFailure?
         // Whatever ended the body, the file gets every byte received (a partial one stays resumable).
         let flushed = !bodyGoesToFile || downloadWriter?.flush() != false
+        let answerFlushed = answerWriter?.flush() != false
+        let writeFailure = downloadWriter?.failure ?? answerWriter?.failure ?? answerFailure
         if let handle {
             timings = Self.readTimings(handle)
-            if result == CURLE_OK, !flushed {
-                failure = CurlFailure(code: CURLE_WRITE_ERROR, message: downloadWriter?.failure?.localizedDescription,
-                                      localError: downloadWriter?.failure)
+            if result == CURLE_OK, !flushed || !answerFlushed {
+                failure = CurlFailure(code: CURLE_WRITE_ERROR, message: writeFailure?.localizedDescription,
+                                      localError: writeFailure)
             } else if result == CURLE_OK, !cancelled, parser.completed == nil {
                 // curl took a status line AF does not (a code of other than three digits after
                 // "HTTP/2"): the exchange has no response to report.
@@ -516,7 +550,7 @@ final class Transfer: @unchecked Sendable {
                     message = "cannot connect to the Unix socket at \(socket)" + (message.map { " (\($0))" } ?? "")
                 }
                 failure = CurlFailure(code: result, message: message,
-                                      localError: uploadError ?? downloadWriter?.failure ?? decompressionError, afError: trustError ?? uploadAFError,
+                                      localError: uploadError ?? writeFailure ?? decompressionError, afError: trustError ?? uploadAFError,
                                       trustPending: trustPending)
             }
         }
@@ -524,6 +558,9 @@ final class Transfer: @unchecked Sendable {
                                       wasCancelled: cancelled, timings: timings, rangeRejected: rangeRejected)
         outcome.streamCopyIsWhole = spec.streamCopyLimit != nil && streamCopyKept
         outcome.redirectBodyDropped = redirectBodyDropped
+        outcome.answerFile = answerWriter?.url
+        answerWriter = nil
+        answerFailure = nil
         body = Data()
         uploadReader = nil
         uploadPump?.close()
