@@ -6,6 +6,7 @@ import FoundationNetworking
 /// Decides whether, and in what form, a response goes into the session's response cache.
 public protocol CachedResponseHandler: Sendable {
     /// Calls `completion` with the response to store, a changed one, or nil to store nothing.
+    /// The request waits until `completion` is called; only its first call counts.
     func dataTask(_ task: URLSessionDataTask, willCacheResponse response: CachedURLResponse,
                   completion: @escaping (CachedURLResponse?) -> Void)
 }

@@ -6,7 +6,8 @@ import FoundationNetworking
 /// Decides what happens when a response redirects: follow, follow a changed request, or stop.
 public protocol RedirectHandler: Sendable {
     /// Calls `completion` with the request to send next, or nil to stop and deliver the 3xx
-    /// response as the result.
+    /// response as the result. The request waits until `completion` is called; only its first
+    /// call counts.
     func task(_ task: URLSessionTask, willBeRedirectedTo request: URLRequest, for response: HTTPURLResponse,
               completion: @escaping (URLRequest?) -> Void)
 }
