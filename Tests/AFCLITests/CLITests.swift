@@ -69,7 +69,7 @@ import Testing
         let resumed = try Self.af(["-d", "-o", "body.bin", Server.faults("/resumable?size=100000&cut=30000")], in: directory)
         #expect(resumed.status == 0 && resumed.errors.contains("resuming") && resumed.errors.contains("206"), "\(resumed.errors)")
         let body = try Data(contentsOf: directory.appendingPathComponent("body.bin"))
-        #expect(body == Data((0..<100_000).map { UInt8((7 * $0 + 3) % 256) }))
+        #expect(body == patternBytes(100_000) { UInt8((7 * $0 + 3) % 256) })
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("body.bin.af-resume").path))
     }
 

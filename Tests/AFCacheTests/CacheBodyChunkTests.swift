@@ -14,7 +14,7 @@ import Testing
 
     /// `count` bytes that differ from chunk to chunk and within each.
     static func pattern(_ count: Int) -> Data {
-        Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 20) })
+        patternBytes(count, segment: 1 << 20) { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 20) }
     }
 
     static func entry(_ url: String, body: Data) -> HTTPCacheEntry {

@@ -78,7 +78,7 @@ import Testing
         #expect(try Data(contentsOf: partial) == kept)
         let answer = try #require(result.answerFile)
         defer { try? FileManager.default.removeItem(at: answer) }
-        #expect(try Data(contentsOf: answer) == Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: 5 * $0 + 1) }))
+        #expect(try Data(contentsOf: answer) == patternBytes(3_000_000) { UInt8(truncatingIfNeeded: 5 * $0 + 1) })
     }
 
     @Test func aRedirectLeavesOnlyTheFinalBody() async throws {

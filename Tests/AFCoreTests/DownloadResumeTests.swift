@@ -11,7 +11,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct DownloadResumeTests {
     /// The bytes `/resumable?size=N` serves.
     private func resumableBody(_ size: Int) -> Data {
-        Data((0..<size).map { UInt8((7 * $0 + 3) % 256) })
+        patternBytes(size) { UInt8((7 * $0 + 3) % 256) }
     }
 
     private func destination() -> (URL, DownloadRequest.Destination) {
@@ -248,7 +248,7 @@ import Testing
         let response = await request.serializingData().response
         #expect(response.response?.statusCode == 503)
         #expect(response.fileURL == url)
-        #expect(response.value == Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: 5 * $0 + 1) }))
+        #expect(response.value == patternBytes(3_000_000) { UInt8(truncatingIfNeeded: 5 * $0 + 1) })
         #expect(try Data(contentsOf: partial) == resumableBody(20000).prefix(5000))
         #expect(response.resumeData.flatMap(DownloadResumeData.init) == DownloadResumeData(resumeData))
     }

@@ -7,7 +7,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct StreamUploadPumpTests {
     @Test func everyByteArrivesInOrderAndMemoryStaysBounded() async throws {
         // 4 MiB that do not repeat with the buffer's period, so misordering would show.
-        let source = Data((0..<(4 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) })
+        let source = patternBytes(4 << 20, period: 1 << 21) { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
         let woken = DispatchSemaphore(value: 0)
         let pump = StreamUploadPump(stream: InputStream(data: source)) { woken.signal() }
         var received = Data()

@@ -18,7 +18,7 @@ import Testing
 
         func file(_ name: String, size: Int) throws -> URL {
             let url = directory.appendingPathComponent(name)
-            try Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 11) }).write(to: url)
+            try patternBytes(size, segment: 1 << 11) { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 11) }.write(to: url)
             return url
         }
     }
@@ -87,7 +87,7 @@ import Testing
     func aReplaySendsTheIdenticalBody(_ replay: Replay) async throws {
         let scratch = Scratch()
         let file = try scratch.file("replayed.bin", size: 700_000)
-        let streamed = Data((0..<120_000).map { UInt8(truncatingIfNeeded: $0 * 7) })
+        let streamed = patternBytes(120_000) { UInt8(truncatingIfNeeded: $0 * 7) }
         let key = "replay-\(UUID().uuidString)"
         let failures = replay == .redirect307 ? 0 : 1
         let echo = Server.faults("/multipart-echo?parser=email&key=\(key)&fail=\(failures)&status=\(replay == .retryAfter401 ? 401 : 503)")

@@ -81,7 +81,7 @@ import Testing
     @Test func aStreamedRequestBodyArrivesWhole() async throws {
         let session = makeSession()
         let client = try client(Server.faults(""), session: session)
-        let bytes = (0..<(8 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let bytes = [UInt8](patternBytes(8 << 20) { UInt8(truncatingIfNeeded: $0 &* 31) })
         let expected = try sha256Hex(Data(bytes))
         for length in [HTTPBody.Length.known(Int64(bytes.count)), .unknown] {
             // Read once, in chunks of 64 KiB, as a generated client's caller might produce them.
