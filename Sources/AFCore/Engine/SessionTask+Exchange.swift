@@ -129,9 +129,12 @@ extension SessionTask: TransferDelegate {
     }
 
     /// A redirect not followed is the response: a stream, or a delegate observing transfer
-    /// events, gets its head and body now (held back while it might have been followed).
+    /// events, gets its head and body now (held back while it might have been followed). Not
+    /// when a response handler waits to decide on the head: its answer could no longer hold the
+    /// body back or cancel the exchange, which has ended (such a handler does not hear the 3xx).
     private func reportAsFinal(_ response: ReceivedResponse, body: Data) {
-        guard let delegate, delegate.observesTransferEvents || bodyStream != nil else { return }
+        guard let delegate, delegate.observesTransferEvents || bodyStream != nil,
+              !delegate.awaitsResponseDisposition else { return }
         delegate.task(self, didReceiveResponse: response.httpResponse)
         if !body.isEmpty {
             _ = bodyStream?.admit(body.count)
