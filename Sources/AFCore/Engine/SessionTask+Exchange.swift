@@ -168,7 +168,7 @@ extension SessionTask: TransferDelegate {
             state.transfer = transfer
             return (transfer, staleAnswer)
         }
-        if let staleAnswer { unlink(staleAnswer.path) }
+        if let staleAnswer { DownloadRequest.removeTemporaryFile(staleAnswer) }
         guard let transfer else {
             let error = URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: next.url as Any])
             return finish(request: request, response: response, data: body, error: error)
@@ -229,7 +229,7 @@ extension SessionTask: TransferDelegate {
                             download: download, answerFile: answerFile)
         guard let delegate else {
             // No one to move or remove the answer's file.
-            if let answerFile { unlink(answerFile.path) }
+            if let answerFile { DownloadRequest.removeTemporaryFile(answerFile) }
             return
         }
         delegate.task(self, didCompleteWith: result)

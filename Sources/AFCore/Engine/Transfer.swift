@@ -82,9 +82,8 @@ final class Transfer: @unchecked Sendable {
         var uploadReader: (any UploadBodyReader)?
         var uploadPump: StreamUploadPump?
         var downloadWriter: FileDownloadWriter?
-        var answerWriter: FileDownloadWriter?
+        var bodyWriter: FileDownloadWriter?
         var answerFailure: URLError?
-        var bodyGoesToFile = false
         var bodyIsStreamed = false
         var streamCopyKept = true
         var heldByGate = false
@@ -116,12 +115,13 @@ final class Transfer: @unchecked Sendable {
     private var uploadReader: (any UploadBodyReader)? { get { state.pointee.uploadReader } _modify { yield &state.pointee.uploadReader } }
     private var uploadPump: StreamUploadPump? { get { state.pointee.uploadPump } _modify { yield &state.pointee.uploadPump } }
     private var downloadWriter: FileDownloadWriter? { get { state.pointee.downloadWriter } _modify { yield &state.pointee.downloadWriter } }
-    /// Where the error answer to a resumed download goes, so that neither the partial file nor
-    /// memory takes it; and why it could not be opened.
-    private var answerWriter: FileDownloadWriter? { get { state.pointee.answerWriter } _modify { yield &state.pointee.answerWriter } }
+    /// The file the current response's body goes to (else memory): the download's, or, for the
+    /// error answer to a resumed download, a file of its own, so that neither the partial file
+    /// nor memory takes it. `answerFailure` says why such a file could not be opened.
+    private var bodyWriter: FileDownloadWriter? { get { state.pointee.bodyWriter } _modify { yield &state.pointee.bodyWriter } }
     private var answerFailure: URLError? { get { state.pointee.answerFailure } _modify { yield &state.pointee.answerFailure } }
-    /// Whether the current response body goes to `downloadWriter` (else to memory).
-    private var bodyGoesToFile: Bool { get { state.pointee.bodyGoesToFile } _modify { yield &state.pointee.bodyGoesToFile } }
+    /// The current response's own answer file, when its body goes to one.
+    private var answerWriter: FileDownloadWriter? { bodyWriter === downloadWriter ? nil : bodyWriter }
     /// Whether the current response body is handed over in chunks (a final response of a
     /// transfer with `spec.bodyStream`; never a redirect's body).
     private var bodyIsStreamed: Bool { get { state.pointee.bodyIsStreamed } _modify { yield &state.pointee.bodyIsStreamed } }
@@ -190,8 +190,8 @@ final class Transfer: @unchecked Sendable {
         uploadReader = nil
         uploadPump?.close()
         uploadPump = nil
-        downloadWriter = nil
         dropAnswerFile()
+        downloadWriter = nil
         phase = .finished
         handle = nil
     }
@@ -200,8 +200,8 @@ final class Transfer: @unchecked Sendable {
     /// it in the same exchange, or the exchange never got going).
     private func dropAnswerFile() {
         guard let answerWriter else { return }
-        self.answerWriter = nil
-        unlink(answerWriter.url.path)
+        bodyWriter = nil
+        DownloadRequest.removeTemporaryFile(answerWriter.url)
     }
 
     /// Applies the spec to `handle`; false when the transfer cannot start (see `setupFailure`).
@@ -387,13 +387,13 @@ final class Transfer: @unchecked Sendable {
         guard parser.consume(line), let head = parser.completed else { return }
         body = Data()
         decompression = DecompressionMeter(limit: spec.decompressionLimit, head: head)
-        bodyGoesToFile = false
+        dropAnswerFile()
+        bodyWriter = nil
+        answerFailure = nil
         resumedAt = 0
         let isFinal = !(RedirectRules.redirectStatusCodes.contains(head.statusCode) && head.value(for: "Location") != nil)
         isRedirect = !isFinal
         redirectBodyDropped = false
-        dropAnswerFile()
-        answerFailure = nil
         bodyIsStreamed = spec.bodyStream != nil && isFinal
         heldByGate = spec.responseGate != nil && isFinal
         let placement = downloadWriter.map { _ in
@@ -403,14 +403,14 @@ final class Transfer: @unchecked Sendable {
         switch placement {
         case let .file(keeping: length):
             downloadWriter?.start(keeping: length)
-            bodyGoesToFile = true
+            bodyWriter = downloadWriter
             resumedAt = length
         case .rangeRejected:
             rangeRejected = true
         case .memory where downloadWriter != nil && !isRedirect:
             // A resumed download's error answer: to a file of its own, however large.
             do {
-                answerWriter = try FileDownloadWriter(target: DownloadTarget(file: DownloadRequest.newTemporaryFile()))
+                bodyWriter = try FileDownloadWriter(target: DownloadTarget(file: DownloadRequest.newTemporaryFile()))
             } catch {
                 answerFailure = error
             }
@@ -499,10 +499,8 @@ final class Transfer: @unchecked Sendable {
             return .taken
         }
         guard withinDecompressionLimit(count) else { return .refused }
-        if bodyGoesToFile, let downloadWriter {
-            guard downloadWriter.write(bytes, count: count) else { return .refused }
-        } else if let answerWriter {
-            guard answerWriter.write(bytes, count: count) else { return .refused }
+        if let bodyWriter {
+            guard bodyWriter.write(bytes, count: count) else { return .refused }
         } else if answerFailure != nil {
             return .refused
         } else if isRedirect, redirectBodyDropped || body.count + count > Self.maximumRedirectBody {
@@ -532,12 +530,11 @@ final class Transfer: @unchecked Sendable {
         var timings = CurlTimings()
         var failure: CurlFailure?
         // Whatever ended the body, the file gets every byte received (a partial one stays resumable).
-        let flushed = !bodyGoesToFile || downloadWriter?.flush() != false
-        let answerFlushed = answerWriter?.flush() != false
-        let writeFailure = downloadWriter?.failure ?? answerWriter?.failure ?? answerFailure
+        let flushed = bodyWriter?.flush() != false
+        let writeFailure = (bodyWriter ?? downloadWriter)?.failure ?? answerFailure
         if let handle {
             timings = Self.readTimings(handle)
-            if result == CURLE_OK, !flushed || !answerFlushed {
+            if result == CURLE_OK, !flushed {
                 failure = CurlFailure(code: CURLE_WRITE_ERROR, message: writeFailure?.localizedDescription,
                                       localError: writeFailure)
             } else if result == CURLE_OK, !cancelled, parser.completed == nil {
@@ -559,7 +556,7 @@ final class Transfer: @unchecked Sendable {
         outcome.streamCopyIsWhole = spec.streamCopyLimit != nil && streamCopyKept
         outcome.redirectBodyDropped = redirectBodyDropped
         outcome.answerFile = answerWriter?.url
-        answerWriter = nil
+        bodyWriter = nil
         answerFailure = nil
         body = Data()
         uploadReader = nil
