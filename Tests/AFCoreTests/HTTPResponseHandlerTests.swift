@@ -70,6 +70,69 @@ import Testing
         #expect(heads.value == [200] && !data.isEmpty)
     }
 
+    @Test func aRedirectNotFollowedIsTheResponseTheHandlerDecidesOn() async throws {
+        let session = makeSession()
+        let redirectBody = Data((0..<100).map { UInt8($0) })
+        for disposition in [Request.ResponseDisposition.allow, .cancel] {
+            let heads = Protected<[Int]>([])
+            let response = await session.request(Server.faults("/redirect-body?size=100"))
+                .redirect(using: .doNotFollow)
+                .onHTTPResponse(on: handlerQueue) { response, completionHandler in
+                    heads.withLock { $0.append(response.statusCode) }
+                    DispatchQueue.global().async { completionHandler(disposition) }
+                }
+                .serializingData().response
+            #expect(heads.value == [302], "\(disposition)")
+            #expect(response.response?.statusCode == 302)
+            switch disposition {
+            case .allow:
+                #expect(response.error == nil && response.data == redirectBody)
+            case .cancel:
+                #expect(response.error?.isExplicitlyCancelledError == true)
+                #expect(response.data == nil || response.data?.isEmpty == true)
+            }
+        }
+    }
+
+    @Test func aRedirectNotFollowedWaitsForTheDispositionInAStream() async throws {
+        let session = makeSession()
+        let heads = Protected<[Int]>([])
+        let received = Protected(Data())
+        let completion = Protected<DataStreamRequest.Completion?>(nil)
+        let done = OneShot()
+        session.streamRequest(Server.faults("/redirect-body?size=100"))
+            .redirect(using: .doNotFollow)
+            .onHTTPResponse(on: handlerQueue) { response, completionHandler in
+                heads.withLock { $0.append(response.statusCode) }
+                completionHandler(.allow)
+            }
+            .responseStream(on: handlerQueue) { stream in
+                switch stream.event {
+                case let .stream(.success(chunk)): received.withLock { $0.append(chunk) }
+                case let .complete(value):
+                    completion.withLock { $0 = value }
+                    done.fire()
+                }
+            }
+        await done.wait()
+        #expect(heads.value == [302])
+        #expect(completion.value?.error == nil && completion.value?.response?.statusCode == 302)
+        #expect(received.value == Data((0..<100).map { UInt8($0) }))
+    }
+
+    @Test func aRequestCancelledWhileItsUnfollowedRedirectWaitsEndsCancelled() async throws {
+        let session = makeSession()
+        // The handler never answers: the request is cancelled while the redirect waits.
+        let request = Protected<DataRequest?>(nil)
+        let made = session.request(Server.faults("/redirect-body?size=100"))
+            .redirect(using: .doNotFollow)
+            .onHTTPResponse(on: handlerQueue) { _, _ in request.value?.cancel() }
+        request.withLock { $0 = made }
+        let response = await made.serializingData().response
+        #expect(response.error?.isExplicitlyCancelledError == true)
+        #expect(response.response?.statusCode == 302)
+    }
+
     @Test func aStreamWaitsForTheDispositionToo() async throws {
         let session = makeSession()
         let chunks = Protected(0)

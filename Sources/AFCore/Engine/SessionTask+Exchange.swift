@@ -117,6 +117,9 @@ extension SessionTask: TransferDelegate {
             if bodyDropped {
                 return finish(request: request, response: response, data: body, error: Self.redirectBodyTooLarge(request.url))
             }
+            if delegate?.awaitsResponseDisposition == true {
+                return holdAsFinal(HeldAnswer(request: request, response: response, body: body))
+            }
             reportAsFinal(response, body: body)
             return finish(request: request, response: response, data: body, error: nil)
         }
@@ -129,17 +132,42 @@ extension SessionTask: TransferDelegate {
     }
 
     /// A redirect not followed is the response: a stream, or a delegate observing transfer
-    /// events, gets its head and body now (held back while it might have been followed). Not
-    /// when a response handler waits to decide on the head: its answer could no longer hold the
-    /// body back or cancel the exchange, which has ended (such a handler does not hear the 3xx).
+    /// events, gets its head and body now (held back while it might have been followed).
     private func reportAsFinal(_ response: ReceivedResponse, body: Data) {
-        guard let delegate, delegate.observesTransferEvents || bodyStream != nil,
-              !delegate.awaitsResponseDisposition else { return }
+        guard let delegate, delegate.observesTransferEvents || bodyStream != nil else { return }
         delegate.task(self, didReceiveResponse: response.httpResponse)
-        if !body.isEmpty {
-            _ = bodyStream?.admit(body.count)
-            delegate.task(self, didReceive: body)
+        reportFinalBody(body, to: delegate)
+    }
+
+    private func reportFinalBody(_ body: Data, to delegate: any SessionTaskDelegate) {
+        guard !body.isEmpty, delegate.observesTransferEvents || bodyStream != nil else { return }
+        _ = bodyStream?.admit(body.count)
+        delegate.task(self, didReceive: body)
+    }
+
+    /// A redirect not followed, for a delegate that decides on a response's head before its
+    /// body: its head goes to the delegate, and the task ends once the delegate lets the
+    /// body in (`releaseResponse()`) or cancels (`cancel()`), as a final response's would.
+    private func holdAsFinal(_ held: HeldAnswer) {
+        let holds = mutableState.withLock { state -> Bool in
+            guard state.state == .running || state.state == .suspended else { return false }
+            state.heldAnswer = held
+            return true
         }
+        guard holds, let delegate else { return cancelHeldAnswer(held) }
+        delegate.task(self, didReceiveResponse: held.response.httpResponse)
+    }
+
+    /// The delegate let the held answer's body in: it is reported, and the task ends with it.
+    func endHeldAnswer(_ held: HeldAnswer) {
+        if let delegate { reportFinalBody(held.body, to: delegate) }
+        finish(request: held.request, response: held.response, data: held.body, error: nil)
+    }
+
+    /// The task was cancelled while its held answer waited: it ends cancelled, without the body.
+    func cancelHeldAnswer(_ held: HeldAnswer) {
+        let error = URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: held.request.url as Any])
+        finish(request: held.request, response: held.response, data: Data(), error: error)
     }
 
     /// A redirect not followed whose body was larger than AF keeps of a redirect's.
@@ -237,6 +265,13 @@ extension SessionTask: TransferDelegate {
 }
 
 extension SessionTask {
+    /// A redirect not followed, waiting for the delegate's decision on its head.
+    struct HeldAnswer: @unchecked Sendable {
+        var request: URLRequest
+        var response: ReceivedResponse
+        var body: Data
+    }
+
     /// The task's interval from `start` to `end` by the wall clock, which may have stepped back
     /// in between (an NTP step, a restored VM): empty then, where `DateInterval` would trap.
     static func interval(from start: Date, to end: Date) -> DateInterval {

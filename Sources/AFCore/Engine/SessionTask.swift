@@ -82,6 +82,9 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         var download: DownloadTarget?
         /// The last exchange's file holding a resumed download's error answer, until reported.
         var answerFile: URL?
+        /// A redirect not followed, reported as the response, whose end waits for the
+        /// delegate's decision on its head (`releaseResponse()` or `cancel()`).
+        var heldAnswer: HeldAnswer?
         /// Who gets the task's reports: held strongly until the task reported its end or the
         /// delegate let it go (`detachDelegate()`), nil after. A weak reference would give
         /// every request a side table, which makes each retain and release of it slower.
@@ -207,6 +210,9 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
     /// Lets the current exchange's response body in, once a decision on its head was taken
     /// elsewhere: the transfer, paused at its first chunk, goes on.
     func releaseResponse() {
+        if let held = mutableState.withLock({ $0.heldAnswer.take() }) {
+            return queue.runOrAsync(recording: handOffs) { self.endHeldAnswer(held) }
+        }
         guard let transfer = openResponseGate() else { return }
         engine.resumeFlow(transfer)
     }
@@ -227,19 +233,25 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
 
     /// Cancels the task; it completes with `URLError.cancelled`.
     func cancel() {
-        let transfer = mutableState.withLock { state -> Transfer? in
-            guard state.state == .running || state.state == .suspended else { return nil }
+        enum Stop { case none, transfer(Transfer), held(HeldAnswer) }
+        let stop = mutableState.withLock { state -> Stop in
+            guard state.state == .running || state.state == .suspended else { return .none }
             state.state = .canceling
+            if let held = state.heldAnswer.take() { return .held(held) }
             if !state.hasStarted {
                 state.hasStarted = true
                 // Never run: it only carries the cancellation to the delegate.
                 let transfer = makeTransfer(for: state.currentRequest, download: state.download, reporting: .none, trust: nil)
                 state.transfer = transfer
-                return transfer
+                return .transfer(transfer)
             }
-            return state.transfer
+            return state.transfer.map(Stop.transfer) ?? .none
         }
-        if let transfer { engine.cancel(transfer) }
+        switch stop {
+        case .none: break
+        case let .transfer(transfer): engine.cancel(transfer)
+        case let .held(held): queue.runOrAsync(recording: handOffs) { self.cancelHeldAnswer(held) }
+        }
     }
 
     /// What the delegate wants reported of the next exchange. Never asked under the task's lock
