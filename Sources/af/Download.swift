@@ -23,9 +23,12 @@ struct Download {
             output.note("af: resuming \(target.path)")
             request = session.download(resumingWith: saved, to: destination)
         } else {
-            if saved != nil {
+            if let saved {
                 output.note("af: \(resumeFile.path) is not for \(url.absoluteString): starting afresh")
                 try? FileManager.default.removeItem(at: resumeFile)
+                // The partial download it named (one of AF's, in the temporary directory) has no
+                // other way back: it goes with the resume file.
+                if let stale = DownloadResumeData(saved) { try? FileManager.default.removeItem(at: stale.partialFile) }
             }
             request = session.download(url, method: HTTPMethod(rawValue: invocation.effectiveMethod),
                                        headers: RequestItem.headers(invocation.items), to: destination)

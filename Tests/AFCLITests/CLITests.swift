@@ -80,11 +80,17 @@ import Testing
         // A real resume file, left by a download of another URL, planted under this output name.
         let other = try Self.af(["-d", "-o", "body.bin", Server.faults("/resumable?size=100000&cut=30000")], in: directory)
         #expect(other.status == 3)
+        let resumeFile = directory.appendingPathComponent("body.bin.af-resume")
+        let saved = try JSONSerialization.jsonObject(with: Data(contentsOf: resumeFile)) as? [String: Any]
+        let partialName = try #require(saved?["partialFileName"] as? String)
+        let stalePartial = FileManager.default.temporaryDirectory.appendingPathComponent(partialName)
+        #expect(FileManager.default.fileExists(atPath: stalePartial.path))
         let asked = Server.http("/bench.json")
         let run = try Self.af(["-d", "-o", "body.bin", asked], in: directory)
         #expect(run.status == 0 && run.errors.contains("starting afresh") && !run.errors.contains("resuming"), "\(run.errors)")
         #expect(try Data(contentsOf: directory.appendingPathComponent("body.bin")) == Data(#"{"hello":"world"}"#.utf8))
-        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("body.bin.af-resume").path))
+        #expect(!FileManager.default.fileExists(atPath: resumeFile.path))
+        #expect(!FileManager.default.fileExists(atPath: stalePartial.path), "the partial file it named is not left behind")
     }
 
     @Test func cachePinsRetryAndHTTP2() throws {
