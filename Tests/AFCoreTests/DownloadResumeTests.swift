@@ -191,8 +191,9 @@ import Testing
     @Test func aRetryContinuesWhereTheFailedAttemptStopped() async throws {
         let session = makeSession()
         let request = session.download(Server.faults("/resumable?size=50000&cut=20000"), interceptor: .retryPolicy)
-        let data = try await request.serializingData().value
-        #expect(data == resumableBody(50000))
+        let response = await request.serializingData().response
+        if let file = response.fileURL { try? FileManager.default.removeItem(at: file) }
+        #expect(response.value == resumableBody(50000))
         #expect(request.retryCount == 1)
         #expect(request.response?.statusCode == 206)
         #expect(request.resumeData == nil)
@@ -251,6 +252,31 @@ import Testing
         #expect(response.value == patternBytes(3_000_000) { UInt8(truncatingIfNeeded: 5 * $0 + 1) })
         #expect(try Data(contentsOf: partial) == resumableBody(20000).prefix(5000))
         #expect(response.resumeData.flatMap(DownloadResumeData.init) == DownloadResumeData(resumeData))
+    }
+
+    @Test func anErrorAnswerCutShortLeavesNoFileBehind() async throws {
+        // The answer's file gets the 1,234,567 bytes that came before the cut; the failed
+        // request must remove it. No other test writes a temporary file of that size.
+        let cut = 1_234_567
+        let (resumeData, partial) = try handMadeResumeData(query: "mode=error&answerSize=3000000&answerCut=\(cut)",
+                                                           size: 20000, count: 5000)
+        defer { try? FileManager.default.removeItem(at: partial) }
+        let session = makeSession()
+        let (url, destination) = destination()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let response = await session.download(resumingWith: resumeData, to: destination).serializingData().response
+        #expect(response.error?.isSessionTaskError == true)
+        #expect(response.fileURL == nil && !FileManager.default.fileExists(atPath: url.path))
+        #expect(try Data(contentsOf: partial) == resumableBody(20000).prefix(5000))
+        #expect(response.resumeData.flatMap(DownloadResumeData.init) == DownloadResumeData(resumeData))
+        let directory = FileManager.default.temporaryDirectory
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { name in
+            guard name.hasPrefix("AF-download-"),
+                  let size = try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.size] as? Int
+            else { return false }
+            return size == cut
+        }
+        #expect(leftovers.isEmpty)
     }
 
     @Test func aMissingPartialFileStartsFromZero() async throws {

@@ -28,7 +28,8 @@ Paths:
                     `Range: bytes=S-` and a matching If-Range: 206 with bytes S..N-1, unless M
                     says otherwise: ignore (200 with the whole body), wrong (206 from byte 0),
                     416 (Range Not Satisfiable), error (503 with a short text body, or with
-                    &answerSize=A a body of A bytes, byte i = (5i + 1) mod 256), chunked
+                    &answerSize=A a body of A bytes, byte i = (5i + 1) mod 256; &answerCut=K
+                    sends only its first K bytes, then closes the connection), chunked
                     (the 206 sent chunked, without a Content-Length), short (a 206 of 100 bytes
                     from S, its Content-Range saying so).
   /blob?size=N      N bytes (a repeated 1 MiB pattern) with a Content-Length, for large downloads
@@ -113,6 +114,11 @@ def resumable(conn, headers, query):
         elif mode == "error":
             answer_size = int(query.get("answerSize", ["0"])[0])
             answer = bytes((5 * i + 1) % 256 for i in range(answer_size)) if answer_size else b"busy, try later"
+            if "answerCut" in query:
+                cut = int(query["answerCut"][0])
+                conn.sendall((f"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
+                              f"Content-Length: {len(answer)}\r\n\r\n").encode() + answer[:cut])
+                return False
             respond(conn, "503 Service Unavailable", answer)
         elif mode == "chunked":
             rest = body[start:]
