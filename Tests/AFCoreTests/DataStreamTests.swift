@@ -158,7 +158,9 @@ import Testing
     /// they no longer hold the paused transfer back, which runs to its end (it used to stay
     /// paused forever, the request never finishing).
     @Test func aLoopThatStopsEarlyWithoutCancellingLetsTheTransferFinish() async throws {
-        let session = makeSession()
+        // Started by hand once both consumers are in place: started by the first, the transfer
+        // could end before the loop's stream is added, and never pause for it.
+        let session = makeSession(startRequestsImmediately: false)
         let request = session.streamRequest(Server.http("/static/4mb.bin"))
         let paused = OneShot()
         request.flowControl.onPause { paused.fire() }
@@ -166,6 +168,7 @@ import Testing
         request.responseStream(on: queue) { try collector.handler($0) }
         do {
             var iterator = request.streamTask().streamingData(automaticallyCancelling: false).makeAsyncIterator()
+            request.resume()
             _ = await iterator.next()
             await paused.wait()
         }

@@ -87,9 +87,11 @@ package func response<T: Sendable>(_ start: (@escaping @Sendable (T) -> Void) ->
     }
 }
 
-/// A signal fired once from any thread and awaited once, in either order.
+/// A signal fired once from any thread and awaited once, in either order. A wait ends early
+/// when its task is cancelled (a test past its time limit), so a signal that never comes fails
+/// the test instead of hanging the run.
 package final class OneShot: Sendable {
-    private struct State { var fired = false; var waiter: CheckedContinuation<Void, Never>? }
+    private struct State { var fired = false; var cancelled = false; var waiter: CheckedContinuation<Void, Never>? }
     private let state = Protected(State())
 
     package init() {}
@@ -103,13 +105,25 @@ package final class OneShot: Sendable {
         waiter?.resume()
     }
 
+    /// Whether the signal was fired (a wait that ended by cancellation leaves it false).
+    package var hasFired: Bool { state.withLock { $0.fired } }
+
     package func wait() async {
-        await withCheckedContinuation { continuation in
-            let fired = state.withLock { state -> Bool in
-                if !state.fired { state.waiter = continuation }
-                return state.fired
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Bool in
+                    if !state.fired, !state.cancelled { state.waiter = continuation }
+                    return state.fired || state.cancelled
+                }
+                if ready { continuation.resume() }
             }
-            if fired { continuation.resume() }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                state.cancelled = true
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume()
         }
     }
 }
