@@ -75,6 +75,7 @@ import Testing
         try? FileManager.default.removeItem(at: url)
         let data = await values(of: session.download(Server.http("/bench.json")).publishData())
         #expect(data.first?.value?.count == 17)
+        if let file = data.first?.fileURL { try? FileManager.default.removeItem(at: file) }
         let raw = await values(of: session.download(Server.http("/bench.json")).publishUnserialized())
         if let file = raw.first?.fileURL { try? FileManager.default.removeItem(at: file) }
         #expect(raw.first?.error == nil)

@@ -63,7 +63,7 @@ import Testing
 
     @Test func theSessionsCacheAnswersARepeatedOperation() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("af-openapi-cache-\(UUID().uuidString).sqlite")
-        defer { try? FileManager.default.removeItem(at: file) }
+        defer { ["", "-wal", "-shm"].forEach { try? FileManager.default.removeItem(atPath: file.path + $0) } }
         let configuration = URLSessionConfiguration.af.default
         configuration.urlCache = try SQLiteURLCache(fileURL: file, memoryCapacity: 0, diskCapacity: 128 << 20)
         let recorder = Recorder()
