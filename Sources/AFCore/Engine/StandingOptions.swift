@@ -103,7 +103,9 @@ final class StandingOptions: Equatable, Sendable {
         }
         if values.timeoutMilliseconds > 0 { handle.set(CURLOPT_TIMEOUT_MS, values.timeoutMilliseconds) }
         handle.set(CURLOPT_PROXY, string: values.proxy)
-        if let noProxy = values.noProxy { handle.set(CURLOPT_NOPROXY, string: noProxy) }
+        // Always set: left unset, curl reads `no_proxy` and `NO_PROXY` from the environment on
+        // every transfer, although the session read its proxy settings once, environment included.
+        handle.set(CURLOPT_NOPROXY, string: values.noProxy ?? "")
         if let caFile = values.caFile { handle.set(CURLOPT_CAINFO, string: caFile) }
         if let caPath = values.caPath { handle.set(CURLOPT_CAPATH, string: caPath) }
         if let unixSocketPath = values.unixSocketPath { handle.set(CURLOPT_UNIX_SOCKET_PATH, string: unixSocketPath) }
