@@ -76,4 +76,21 @@ import Testing
         }
         #expect(isFreed(reference, draining: root))
     }
+
+    @Test func aRequestItsResponseHandlerHoldsIsFreedOnceDone() async {
+        let root = DispatchQueue(label: "org.alamofire.test.lifetime.responseHandler")
+        let session = makeSession(rootQueue: root)
+        let reference = WeakRequest()
+        let error = await { () async -> AFError? in
+            let request = session.request(Server.http("/bench.json"))
+            reference.request = request
+            // A handler that holds its request (to cancel it, say): a cycle until the request ends.
+            request.onHTTPResponse(on: root) { _, completionHandler in
+                withExtendedLifetime(request) { completionHandler(.allow) }
+            }
+            return await request.serializingData().response.error
+        }()
+        #expect(error == nil)
+        #expect(isFreed(reference, draining: root))
+    }
 }

@@ -67,10 +67,12 @@ extension Request {
             state.responseSerializerCompletions.removeAll()
             if state.state.canTransition(to: .finished) { state.state = .finished }
             state.responseSerializerProcessingFinished = true
-            // No more bytes will move: drop the progress handlers, which often capture the
-            // request itself (to cancel it), so that such a cycle ends here.
+            // No more bytes will move, nor heads arrive: drop the progress and response
+            // handlers, which often capture the request itself (to cancel it), so that such a
+            // cycle ends here.
             state.uploadProgressHandler = nil
             state.downloadProgressHandler = nil
+            state.httpResponseHandler = nil
             defer { state.finishHandlers.removeAll() }
             return .complete(completions, finishing: state.finishHandlers)
         }
