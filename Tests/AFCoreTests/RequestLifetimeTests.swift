@@ -77,16 +77,25 @@ import Testing
         #expect(isFreed(reference, draining: root))
     }
 
-    @Test func aRequestItsResponseHandlerHoldsIsFreedOnceDone() async {
-        let root = DispatchQueue(label: "org.alamofire.test.lifetime.responseHandler")
+    enum HeldBy: CaseIterable, Sendable { case responseHandler, urlRequestHandler, taskHandler, cURLHandler }
+
+    @Test(arguments: HeldBy.allCases)
+    func aRequestItsOwnHandlerHoldsIsFreedOnceDone(heldBy: HeldBy) async {
+        let root = DispatchQueue(label: "org.alamofire.test.lifetime.handler")
         let session = makeSession(rootQueue: root)
         let reference = WeakRequest()
         let error = await { () async -> AFError? in
             let request = session.request(Server.http("/bench.json"))
             reference.request = request
             // A handler that holds its request (to cancel it, say): a cycle until the request ends.
-            request.onHTTPResponse(on: root) { _, completionHandler in
-                withExtendedLifetime(request) { completionHandler(.allow) }
+            switch heldBy {
+            case .responseHandler:
+                request.onHTTPResponse(on: root) { _, completionHandler in
+                    withExtendedLifetime(request) { completionHandler(.allow) }
+                }
+            case .urlRequestHandler: request.onURLRequestCreation(on: root) { _ in withExtendedLifetime(request) {} }
+            case .taskHandler: request.onURLSessionTaskCreation(on: root) { _ in withExtendedLifetime(request) {} }
+            case .cURLHandler: request.cURLDescription(on: root) { _ in withExtendedLifetime(request) {} }
             }
             return await request.serializingData().response.error
         }()

@@ -67,12 +67,15 @@ extension Request {
             state.responseSerializerCompletions.removeAll()
             if state.state.canTransition(to: .finished) { state.state = .finished }
             state.responseSerializerProcessingFinished = true
-            // No more bytes will move, nor heads arrive: drop the progress and response
-            // handlers, which often capture the request itself (to cancel it), so that such a
-            // cycle ends here.
+            // No more bytes will move, nor attempts begin: drop the handlers of those events,
+            // which often capture the request itself (to cancel it), so that such a cycle ends
+            // here.
             state.uploadProgressHandler = nil
             state.downloadProgressHandler = nil
             state.httpResponseHandler = nil
+            state.urlRequestHandler = nil
+            state.taskHandler = nil
+            state.cURLHandler = nil
             defer { state.finishHandlers.removeAll() }
             return .complete(completions, finishing: state.finishHandlers)
         }
