@@ -87,19 +87,39 @@ import Testing
         let error = await { () async -> AFError? in
             let request = session.request(Server.http("/bench.json"))
             reference.request = request
-            // A handler that holds its request (to cancel it, say): a cycle until the request ends.
-            switch heldBy {
-            case .responseHandler:
-                request.onHTTPResponse(on: root) { _, completionHandler in
-                    withExtendedLifetime(request) { completionHandler(.allow) }
-                }
-            case .urlRequestHandler: request.onURLRequestCreation(on: root) { _ in withExtendedLifetime(request) {} }
-            case .taskHandler: request.onURLSessionTaskCreation(on: root) { _ in withExtendedLifetime(request) {} }
-            case .cURLHandler: request.cURLDescription(on: root) { _ in withExtendedLifetime(request) {} }
-            }
+            Self.add(heldBy, holding: request, on: root)
             return await request.serializingData().response.error
         }()
         #expect(error == nil)
         #expect(isFreed(reference, draining: root))
+    }
+
+    @Test(arguments: HeldBy.allCases)
+    func aRequestAHandlerAddedOnceItWasDoneHoldsIsFreed(heldBy: HeldBy) async {
+        let root = DispatchQueue(label: "org.alamofire.test.lifetime.lateHandler")
+        let session = makeSession(rootQueue: root)
+        let reference = WeakRequest()
+        let error = await { () async -> AFError? in
+            let request = session.request(Server.http("/bench.json"))
+            reference.request = request
+            let error = await request.serializingData().response.error
+            Self.add(heldBy, holding: request, on: root)
+            return error
+        }()
+        #expect(error == nil)
+        #expect(isFreed(reference, draining: root))
+    }
+
+    /// Adds a handler of `kind` that holds `request` (to cancel it, say): a cycle while kept.
+    static func add(_ kind: HeldBy, holding request: DataRequest, on queue: DispatchQueue) {
+        switch kind {
+        case .responseHandler:
+            request.onHTTPResponse(on: queue) { _, completionHandler in
+                withExtendedLifetime(request) { completionHandler(.allow) }
+            }
+        case .urlRequestHandler: request.onURLRequestCreation(on: queue) { _ in withExtendedLifetime(request) {} }
+        case .taskHandler: request.onURLSessionTaskCreation(on: queue) { _ in withExtendedLifetime(request) {} }
+        case .cURLHandler: request.cURLDescription(on: queue) { _ in withExtendedLifetime(request) {} }
+        }
     }
 }

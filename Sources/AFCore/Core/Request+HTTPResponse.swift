@@ -16,7 +16,10 @@ extension Request {
     typealias HTTPResponseHandler = @Sendable (HTTPURLResponse, @escaping @Sendable (ResponseDisposition) -> Void) -> Void
 
     func setHTTPResponseHandler(on queue: DispatchQueue, holdsBody: Bool, _ handler: @escaping HTTPResponseHandler) {
-        mutableState.withLock { $0.httpResponseHandler = (queue, handler, holdsBody) }
+        mutableState.withLock { state in
+            // None will come once the request is done: not kept then (see `processNextResponseSerializer`).
+            if !state.responseSerializerProcessingFinished { state.httpResponseHandler = (queue, handler, holdsBody) }
+        }
     }
 
     /// The form without a disposition: `handler` is told each head; the body is read meanwhile.
@@ -43,10 +46,12 @@ extension Request {
     func decide(on response: HTTPURLResponse, task: SessionTask) {
         guard let handler = mutableState.withLock({ $0.httpResponseHandler }) else { return }
         if !handler.holdsBody { task.openResponseGate() }
+        // Read now: the decision ends that held answer only (a redirect not followed).
+        let heldAnswer = task.heldAnswerNumber
         handler.queue.async {
             handler.handler(response) { disposition in
                 switch disposition {
-                case .allow: task.releaseResponse()
+                case .allow: task.releaseResponse(heldAnswer: heldAnswer)
                 case .cancel: self.cancel()
                 }
             }

@@ -331,7 +331,7 @@ public class Request: @unchecked Sendable {
     public func onURLRequestCreation(on queue: DispatchQueue = .main,
                                      perform handler: @escaping @Sendable (URLRequest) -> Void) -> Self {
         registerReplaying(handler, on: queue) { state in
-            state.urlRequestHandler = (queue, handler)
+            if !state.responseSerializerProcessingFinished { state.urlRequestHandler = (queue, handler) }
             return state.requests.last
         }
     }
@@ -341,7 +341,7 @@ public class Request: @unchecked Sendable {
     public func onURLSessionTaskCreation(on queue: DispatchQueue = .main,
                                          perform handler: @escaping @Sendable (URLSessionTask) -> Void) -> Self {
         let latest = mutableState.withLock { state in
-            state.taskHandler = (queue, handler)
+            if !state.responseSerializerProcessingFinished { state.taskHandler = (queue, handler) }
             return state.tasks.last
         }
         if let latest {

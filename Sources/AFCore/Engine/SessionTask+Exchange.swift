@@ -148,14 +148,17 @@ extension SessionTask: TransferDelegate {
     /// A redirect not followed, for a delegate that decides on a response's head before its
     /// body: its head goes to the delegate, and the task ends once the delegate lets the
     /// body in (`releaseResponse()`) or cancels (`cancel()`), as a final response's would.
-    private func holdAsFinal(_ held: HeldAnswer) {
-        let holds = mutableState.withLock { state -> Bool in
-            guard state.state == .running || state.state == .suspended else { return false }
+    private func holdAsFinal(_ answer: HeldAnswer) {
+        let delegate = mutableState.withLock { state -> (any SessionTaskDelegate)? in
+            guard state.state == .running || state.state == .suspended, let delegate = state.delegate else { return nil }
+            state.heldAnswers += 1
+            var held = answer
+            held.number = state.heldAnswers
             state.heldAnswer = held
-            return true
+            return delegate
         }
-        guard holds, let delegate else { return cancelHeldAnswer(held) }
-        delegate.task(self, didReceiveResponse: held.response.httpResponse)
+        guard let delegate else { return cancelHeldAnswer(answer) }
+        delegate.task(self, didReceiveResponse: answer.response.httpResponse)
     }
 
     /// The delegate let the held answer's body in: it is reported, and the task ends with it.
@@ -270,6 +273,9 @@ extension SessionTask {
         var request: URLRequest
         var response: ReceivedResponse
         var body: Data
+        /// Which of the task's held answers this is (a late decision on an earlier head must
+        /// not end it).
+        var number = 0
     }
 
     /// The task's interval from `start` to `end` by the wall clock, which may have stepped back

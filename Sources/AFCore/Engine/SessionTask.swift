@@ -18,7 +18,8 @@ protocol SessionTaskDelegate: AnyObject, Sendable {
     var completesOnEngineWhenIdle: Bool { get }
     /// Byte counts of the current exchange changed. Engine thread.
     func task(_ task: SessionTask, didUpdate progress: TransferProgress)
-    /// The head of a final (non-redirect) response arrived. Engine thread.
+    /// The head of a final response arrived (engine thread), or a response that became final
+    /// afterwards (a redirect not followed, a cached one; the task's queue).
     func task(_ task: SessionTask, didReceiveResponse response: HTTPURLResponse)
     /// Body bytes arrived. Engine thread.
     func task(_ task: SessionTask, didReceive data: Data)
@@ -85,6 +86,8 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         /// A redirect not followed, reported as the response, whose end waits for the
         /// delegate's decision on its head (`releaseResponse()` or `cancel()`).
         var heldAnswer: HeldAnswer?
+        /// Answers held so far: each held answer's number, which its release must name.
+        var heldAnswers = 0
         /// Who gets the task's reports: held strongly until the task reported its end or the
         /// delegate let it go (`detachDelegate()`), nil after. A weak reference would give
         /// every request a side table, which makes each retain and release of it slower.
@@ -209,13 +212,20 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
 
     /// Lets the current exchange's response body in, once a decision on its head was taken
     /// elsewhere: the transfer, paused at its first chunk, goes on.
-    func releaseResponse() {
-        if let held = mutableState.withLock({ $0.heldAnswer.take() }) {
-            return queue.runOrAsync(recording: handOffs) { self.endHeldAnswer(held) }
+    /// `heldAnswer`: the number of the held answer (`heldAnswerNumber`) the decision was taken
+    /// on, which it then ends (nothing, if it already ended); nil for the current exchange's.
+    func releaseResponse(heldAnswer number: Int? = nil) {
+        if let number {
+            let held = mutableState.withLock { state in state.heldAnswer?.number == number ? state.heldAnswer.take() : nil }
+            if let held { queue.runOrAsync(recording: handOffs) { self.endHeldAnswer(held) } }
+            return
         }
         guard let transfer = openResponseGate() else { return }
         engine.resumeFlow(transfer)
     }
+
+    /// The number of the answer held for a decision on its head, if one is.
+    var heldAnswerNumber: Int? { mutableState.withLock { $0.heldAnswer?.number } }
 
     /// Lets the current exchange's response body in before it arrives (engine thread, from the
     /// head's callback): nothing is paused then. Returns the transfer whose gate it opened.
