@@ -79,31 +79,18 @@ import Testing
 
     enum HeldBy: CaseIterable, Sendable { case responseHandler, urlRequestHandler, taskHandler, cURLHandler }
 
-    @Test(arguments: HeldBy.allCases)
-    func aRequestItsOwnHandlerHoldsIsFreedOnceDone(heldBy: HeldBy) async {
+    /// A handler added before the request runs, or once it is done (`addedOnceDone`).
+    @Test(arguments: HeldBy.allCases, [false, true])
+    func aRequestItsOwnHandlerHoldsIsFreedOnceDone(heldBy: HeldBy, addedOnceDone: Bool) async {
         let root = DispatchQueue(label: "org.alamofire.test.lifetime.handler")
         let session = makeSession(rootQueue: root)
         let reference = WeakRequest()
         let error = await { () async -> AFError? in
             let request = session.request(Server.http("/bench.json"))
             reference.request = request
-            Self.add(heldBy, holding: request, on: root)
-            return await request.serializingData().response.error
-        }()
-        #expect(error == nil)
-        #expect(isFreed(reference, draining: root))
-    }
-
-    @Test(arguments: HeldBy.allCases)
-    func aRequestAHandlerAddedOnceItWasDoneHoldsIsFreed(heldBy: HeldBy) async {
-        let root = DispatchQueue(label: "org.alamofire.test.lifetime.lateHandler")
-        let session = makeSession(rootQueue: root)
-        let reference = WeakRequest()
-        let error = await { () async -> AFError? in
-            let request = session.request(Server.http("/bench.json"))
-            reference.request = request
+            if !addedOnceDone { Self.add(heldBy, holding: request, on: root) }
             let error = await request.serializingData().response.error
-            Self.add(heldBy, holding: request, on: root)
+            if addedOnceDone { Self.add(heldBy, holding: request, on: root) }
             return error
         }()
         #expect(error == nil)

@@ -17,8 +17,7 @@ extension Request {
 
     func setHTTPResponseHandler(on queue: DispatchQueue, holdsBody: Bool, _ handler: @escaping HTTPResponseHandler) {
         mutableState.withLock { state in
-            // None will come once the request is done: not kept then (see `processNextResponseSerializer`).
-            if !state.responseSerializerProcessingFinished { state.httpResponseHandler = (queue, handler, holdsBody) }
+            if state.keepsAttemptHandlers { state.httpResponseHandler = (queue, handler, holdsBody) }
         }
     }
 

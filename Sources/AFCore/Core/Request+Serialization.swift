@@ -67,16 +67,7 @@ extension Request {
             state.responseSerializerCompletions.removeAll()
             if state.state.canTransition(to: .finished) { state.state = .finished }
             state.responseSerializerProcessingFinished = true
-            // No more bytes will move, nor attempts begin (unless a serializer added later has
-            // a retrier retry, an attempt then made without these): drop the handlers of those
-            // events, which often capture the request itself (to cancel it), so that such a
-            // cycle ends here. One added from now on is called with what exists, not kept.
-            state.uploadProgressHandler = nil
-            state.downloadProgressHandler = nil
-            state.httpResponseHandler = nil
-            state.urlRequestHandler = nil
-            state.taskHandler = nil
-            state.cURLHandler = nil
+            state.dropAttemptHandlers()
             defer { state.finishHandlers.removeAll() }
             return .complete(completions, finishing: state.finishHandlers)
         }

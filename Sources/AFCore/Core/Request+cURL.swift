@@ -55,7 +55,7 @@ extension Request {
     @discardableResult
     public func cURLDescription(on queue: DispatchQueue, calling handler: @escaping @Sendable (String) -> Void) -> Self {
         let hasRequest = mutableState.withLock { state -> Bool in
-            if !state.responseSerializerProcessingFinished { state.cURLHandler = (queue, handler) }
+            if state.keepsAttemptHandlers { state.cURLHandler = (queue, handler) }
             return !state.requests.isEmpty
         }
         if hasRequest {

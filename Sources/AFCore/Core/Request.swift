@@ -72,6 +72,23 @@ public class Request: @unchecked Sendable {
         /// The body a `DataRequest` received, once its request completed (kept here, under the
         /// one lock, rather than in a lock of its own).
         var data: Data?
+
+        /// Whether a handler of the request's attempts (URL requests, tasks, cURL descriptions,
+        /// response heads) is kept: not once the request is done, when none would be called
+        /// again and one holding the request would keep it alive (see `dropAttemptHandlers`).
+        var keepsAttemptHandlers: Bool { !responseSerializerProcessingFinished }
+
+        /// Drops the handlers of attempts and their bytes once the request is done: they often
+        /// capture the request itself (to cancel it), so such a cycle ends here. An attempt can
+        /// still begin after (a serializer added later that a retrier retries); it runs without them.
+        mutating func dropAttemptHandlers() {
+            uploadProgressHandler = nil
+            downloadProgressHandler = nil
+            httpResponseHandler = nil
+            urlRequestHandler = nil
+            taskHandler = nil
+            cURLHandler = nil
+        }
     }
 
     let mutableState = Protected(MutableState())
@@ -331,7 +348,7 @@ public class Request: @unchecked Sendable {
     public func onURLRequestCreation(on queue: DispatchQueue = .main,
                                      perform handler: @escaping @Sendable (URLRequest) -> Void) -> Self {
         registerReplaying(handler, on: queue) { state in
-            if !state.responseSerializerProcessingFinished { state.urlRequestHandler = (queue, handler) }
+            if state.keepsAttemptHandlers { state.urlRequestHandler = (queue, handler) }
             return state.requests.last
         }
     }
@@ -341,7 +358,7 @@ public class Request: @unchecked Sendable {
     public func onURLSessionTaskCreation(on queue: DispatchQueue = .main,
                                          perform handler: @escaping @Sendable (URLSessionTask) -> Void) -> Self {
         let latest = mutableState.withLock { state in
-            if !state.responseSerializerProcessingFinished { state.taskHandler = (queue, handler) }
+            if state.keepsAttemptHandlers { state.taskHandler = (queue, handler) }
             return state.tasks.last
         }
         if let latest {

@@ -139,8 +139,9 @@ extension SessionTask: TransferDelegate {
         reportFinalBody(body, to: delegate)
     }
 
+    /// Hands a final answer's body to the stream and the monitors (asked by the caller).
     private func reportFinalBody(_ body: Data, to delegate: any SessionTaskDelegate) {
-        guard !body.isEmpty, delegate.observesTransferEvents || bodyStream != nil else { return }
+        guard !body.isEmpty else { return }
         _ = bodyStream?.admit(body.count)
         delegate.task(self, didReceive: body)
     }
@@ -163,7 +164,7 @@ extension SessionTask: TransferDelegate {
 
     /// The delegate let the held answer's body in: it is reported, and the task ends with it.
     func endHeldAnswer(_ held: HeldAnswer) {
-        if let delegate { reportFinalBody(held.body, to: delegate) }
+        if let delegate, delegate.observesTransferEvents || bodyStream != nil { reportFinalBody(held.body, to: delegate) }
         finish(request: held.request, response: held.response, data: held.body, error: nil)
     }
 
