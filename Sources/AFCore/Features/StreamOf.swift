@@ -18,9 +18,15 @@ public struct StreamOf<Element: Sendable>: AsyncSequence, Sendable {
         fileprivate let pending: PendingTakes
 
         func yield(_ element: Element, onTaken taken: (@Sendable () -> Void)? = nil) {
-            switch continuation.yield(Item(element: element, taken: taken.map(pending.add))) {
+            var key: PendingTakes.Key?
+            if let taken {
+                // The consumer is gone: nothing will take it.
+                guard let added = pending.add(taken) else { return taken() }
+                key = added
+            }
+            switch continuation.yield(Item(element: element, taken: key)) {
             case let .dropped(item): item.taken.map(pending.take)
-            case .terminated: pending.takeAll()
+            case .terminated: pending.close()
             case .enqueued: break
             @unknown default: break
             }
@@ -44,10 +50,11 @@ public struct StreamOf<Element: Sendable>: AsyncSequence, Sendable {
         let (stream, continuation) = AsyncStream<Item>.makeStream(bufferingPolicy: policy)
         let pending = PendingTakes()
         // Called when the consumer stops early (its task cancelled, the sequence dropped): the
-        // elements it will never take no longer hold the transfer back.
+        // elements it will never take no longer hold the transfer back. The stream calls this
+        // before it refuses elements, so those yielded meanwhile are caught by `close()`.
         continuation.onTermination = { termination in
             guard case .cancelled = termination else { return }
-            pending.takeAll()
+            pending.close()
             onTermination?()
         }
         items = stream
@@ -74,17 +81,21 @@ public struct StreamOf<Element: Sendable>: AsyncSequence, Sendable {
 
 /// What to call as a sequence's buffered elements are taken, by key; each call is made once,
 /// whether the consumer takes the element, the buffer drops it, or the sequence ends first.
+/// Once closed (the consumer gone), a call added is not kept: the caller makes it at once.
 final class PendingTakes: Sendable {
     typealias Key = UInt64
     private struct State {
         var nextKey: Key = 0
         var calls: [Key: @Sendable () -> Void] = [:]
+        var isClosed = false
     }
 
     private let state = Protected(State())
 
-    func add(_ call: @escaping @Sendable () -> Void) -> Key {
+    /// Keeps `call` under a new key; nil once closed.
+    func add(_ call: @escaping @Sendable () -> Void) -> Key? {
         state.withLock { state in
+            guard !state.isClosed else { return nil }
             defer { state.nextKey &+= 1 }
             state.calls[state.nextKey] = call
             return state.nextKey
@@ -95,9 +106,11 @@ final class PendingTakes: Sendable {
         state.withLock { $0.calls.removeValue(forKey: key) }?()
     }
 
-    func takeAll() {
+    /// Makes every call kept, and keeps none added later.
+    func close() {
         let calls = state.withLock { state in
             defer { state.calls.removeAll() }
+            state.isClosed = true
             return state.calls.sorted { $0.key < $1.key }.map(\.value)
         }
         calls.forEach { $0() }
