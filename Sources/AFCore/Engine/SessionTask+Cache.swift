@@ -60,13 +60,7 @@ extension SessionTask {
             return deliver(request: request, response: nil, data: Data(), error: error)
         }
         // A stream request takes its head and body as events; its flow control counts the body.
-        if let delegate, delegate.observesTransferEvents || bodyStream != nil {
-            delegate.task(self, didReceiveResponse: response.httpResponse)
-            if !entry.body.isEmpty {
-                _ = bodyStream?.admit(entry.body.count)
-                delegate.task(self, didReceive: entry.body)
-            }
-        }
+        reportAsFinal(response, body: entry.body)
         if let delegate, delegate.observesProgress {
             let count = Int64(entry.body.count)
             delegate.task(self, didUpdate: TransferProgress(bytesReceived: count, bytesExpectedToReceive: count))

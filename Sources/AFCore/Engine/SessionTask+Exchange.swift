@@ -131,19 +131,26 @@ extension SessionTask: TransferDelegate {
         startHop(next, after: request, response: response, body: body)
     }
 
-    /// A redirect not followed is the response: a stream, or a delegate observing transfer
-    /// events, gets its head and body now (held back while it might have been followed).
-    private func reportAsFinal(_ response: ReceivedResponse, body: Data) {
-        guard let delegate, delegate.observesTransferEvents || bodyStream != nil else { return }
-        delegate.task(self, didReceiveResponse: response.httpResponse)
-        reportFinalBody(body, to: delegate)
+    /// Who hears of a response that became final after its exchange (a redirect not followed,
+    /// a cached answer): a stream, or a delegate observing transfer events; nil if no one.
+    private var lateAnswerListener: (any SessionTaskDelegate)? {
+        guard let delegate, delegate.observesTransferEvents || bodyStream != nil else { return nil }
+        return delegate
     }
 
-    /// Hands a final answer's body to the stream and the monitors (asked by the caller).
-    private func reportFinalBody(_ body: Data, to delegate: any SessionTaskDelegate) {
+    /// A response that became final after its exchange (a redirect not followed, held back
+    /// while it might have been followed; a cached answer): its head and body are reported now.
+    func reportAsFinal(_ response: ReceivedResponse, body: Data) {
+        guard let listener = lateAnswerListener else { return }
+        listener.task(self, didReceiveResponse: response.httpResponse)
+        reportFinalBody(body, to: listener)
+    }
+
+    /// Hands a final answer's body to the stream's flow control and to `listener`.
+    private func reportFinalBody(_ body: Data, to listener: any SessionTaskDelegate) {
         guard !body.isEmpty else { return }
         _ = bodyStream?.admit(body.count)
-        delegate.task(self, didReceive: body)
+        listener.task(self, didReceive: body)
     }
 
     /// A redirect not followed, for a delegate that decides on a response's head before its
@@ -164,7 +171,7 @@ extension SessionTask: TransferDelegate {
 
     /// The delegate let the held answer's body in: it is reported, and the task ends with it.
     func endHeldAnswer(_ held: HeldAnswer) {
-        if let delegate, delegate.observesTransferEvents || bodyStream != nil { reportFinalBody(held.body, to: delegate) }
+        if let listener = lateAnswerListener { reportFinalBody(held.body, to: listener) }
         finish(request: held.request, response: held.response, data: held.body, error: nil)
     }
 

@@ -18,13 +18,7 @@ public struct StreamOf<Element: Sendable>: AsyncSequence, Sendable {
         fileprivate let pending: PendingTakes
 
         func yield(_ element: Element, onTaken taken: (@Sendable () -> Void)? = nil) {
-            var key: PendingTakes.Key?
-            if let taken {
-                // The consumer is gone: nothing will take it.
-                guard let added = pending.add(taken) else { return taken() }
-                key = added
-            }
-            switch continuation.yield(Item(element: element, taken: key)) {
+            switch continuation.yield(Item(element: element, taken: taken.flatMap(pending.add))) {
             case let .dropped(item): item.taken.map(pending.take)
             case .terminated: pending.close()
             case .enqueued: break
@@ -81,7 +75,7 @@ public struct StreamOf<Element: Sendable>: AsyncSequence, Sendable {
 
 /// What to call as a sequence's buffered elements are taken, by key; each call is made once,
 /// whether the consumer takes the element, the buffer drops it, or the sequence ends first.
-/// Once closed (the consumer gone), a call added is not kept: the caller makes it at once.
+/// Once closed (the consumer gone), a call added is made at once, not kept.
 final class PendingTakes: Sendable {
     typealias Key = UInt64
     private struct State {
@@ -92,14 +86,16 @@ final class PendingTakes: Sendable {
 
     private let state = Protected(State())
 
-    /// Keeps `call` under a new key; nil once closed.
+    /// Keeps `call` under a new key; once closed, makes it and returns nil.
     func add(_ call: @escaping @Sendable () -> Void) -> Key? {
-        state.withLock { state in
+        let key = state.withLock { state -> Key? in
             guard !state.isClosed else { return nil }
             defer { state.nextKey &+= 1 }
             state.calls[state.nextKey] = call
             return state.nextKey
         }
+        if key == nil { call() }
+        return key
     }
 
     func take(_ key: Key) {
