@@ -14,7 +14,6 @@ import Testing
         var observesTransferEvents: Bool { false }
         var observesProgress: Bool { false }
         var awaitsResponseDisposition: Bool { false }
-        var completesOnEngineWhenIdle: Bool { true }
         func task(_ task: SessionTask, didUpdate progress: TransferProgress) {}
         func task(_ task: SessionTask, didReceiveResponse response: HTTPURLResponse) {}
         func task(_ task: SessionTask, didReceive data: Data) {}

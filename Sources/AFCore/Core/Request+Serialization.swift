@@ -8,10 +8,9 @@ import FoundationNetworking
 extension Request {
     /// Adds a serializer; it runs now if the request already finished, and starts the request
     /// when the session starts requests immediately.
-    func appendResponseSerializer(resumingTask: Bool = false, _ closure: @escaping @Sendable () -> Void) {
+    func appendResponseSerializer(_ closure: @escaping @Sendable () -> Void) {
         let (runNow, shouldResume) = mutableState.withLock { state -> (Bool, Bool) in
             state.responseSerializers.append(closure)
-            if resumingTask { state.awaitedByTask = true }
             if state.state == .finished { state.state = .resumed }
             let runNow = state.responseSerializerProcessingFinished
             var shouldResume = state.state.canTransition(to: .resumed) && state.state == .initialized

@@ -12,13 +12,6 @@ extension Request: SessionTaskDelegate {
         sessionIsObserved && session?.eventMonitor.observesTransferEvents == true
     }
 
-    /// Not when a task awaits the response: resumed there, it would queue the next request's
-    /// setup on rootQueue while the engine thread still holds it, and a rootQueue worker would
-    /// have to be woken for it; the worker that completes the request takes it in passing.
-    var completesOnEngineWhenIdle: Bool {
-        !mutableState.withLock { $0.awaitedByTask }
-    }
-
     func task(_ task: SessionTask, didReceiveResponse response: HTTPURLResponse) {
         didReceiveResponseHead(response, task: task)
         decide(on: response, task: task)

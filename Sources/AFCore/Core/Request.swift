@@ -31,8 +31,6 @@ public class Request: @unchecked Sendable {
         /// A response handler was added before an eager session's queued registration ran:
         /// resume then, if automatic.
         var resumesOnRegistration = false
-        /// A handler resumes an awaiting task (the async forms): see `completesOnEngineWhenIdle`.
-        var awaitedByTask = false
         var hasFinished = false
         var requests = SmallList<URLRequest>()
         var tasks = SmallList<SessionTask>()

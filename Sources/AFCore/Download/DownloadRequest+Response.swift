@@ -35,7 +35,7 @@ extension DownloadRequest {
         responseSerializer: Serializer,
         completionHandler: @escaping @Sendable (AFDownloadResponse<Serializer.SerializedObject>) -> Void
     ) -> Self {
-        appendResponseSerializer(resumingTask: queue == nil) {
+        appendResponseSerializer {
             let start = ProcessInfo.processInfo.systemUptime
             let result: AFResult<Serializer.SerializedObject> = Result {
                 try responseSerializer.serializeDownload(request: self.request, response: self.response,

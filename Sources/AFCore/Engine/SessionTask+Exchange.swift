@@ -23,9 +23,10 @@ extension SessionTask: TransferDelegate {
     func transferDidComplete(_ transfer: Transfer, outcome: TransferOutcome, engineIsIdle: Bool,
                              batch: inout CompletionBatch) {
         // An idle engine runs the completion itself, inside the task's queue (sequential use:
-        // one thread fewer to wake per request); under load the engine must stay free for curl.
-        if engineIsIdle, delegate?.completesOnEngineWhenIdle == true {
-            queue.sync { complete(transfer, outcome: outcome) }
+        // one thread fewer to wake per request), and resumes an awaiting task once it left that
+        // queue; under load the engine must stay free for curl.
+        if engineIsIdle {
+            engine.deferredResumptions.collecting { queue.sync { complete(transfer, outcome: outcome) } }
         } else {
             handOffs.record()
             batch.add(on: queue) { self.complete(transfer, outcome: outcome) }

@@ -13,9 +13,6 @@ protocol SessionTaskDelegate: AnyObject, Sendable {
     /// Whether a final response's body waits until the delegate decides on its head (it then
     /// calls `releaseResponse()` or cancels the task); asked per exchange.
     var awaitsResponseDisposition: Bool { get }
-    /// Whether the task's completion may run on the engine thread (inside the task's queue)
-    /// when no other transfer runs; asked when the task ends.
-    var completesOnEngineWhenIdle: Bool { get }
     /// Byte counts of the current exchange changed. Engine thread.
     func task(_ task: SessionTask, didUpdate progress: TransferProgress)
     /// The head of a final response arrived (engine thread), or a response that became final

@@ -20,6 +20,17 @@
             state = .delivered(response)
             return (first, others)
         }
+        guard first != nil || !others.isEmpty else { return }
+        // Delivered by the engine thread inside the request's queue: resumed once it left it.
+        if let deferred = DeferredResumptions.current {
+            deferred.hold { Self.resume(first, others, with: response) }
+        } else {
+            Self.resume(first, others, with: response)
+        }
+    }
+
+    private static func resume(_ first: UnsafeContinuation<Response, Never>?, _ others: [UnsafeContinuation<Response, Never>],
+                               with response: Response) {
         first?.resume(returning: response)
         for waiter in others { waiter.resume(returning: response) }
     }

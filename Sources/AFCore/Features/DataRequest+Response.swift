@@ -36,7 +36,7 @@ extension DataRequest {
         responseSerializer: Serializer,
         completionHandler: @escaping @Sendable (AFDataResponse<Serializer.SerializedObject>) -> Void
     ) -> Self {
-        appendResponseSerializer(resumingTask: queue == nil) {
+        appendResponseSerializer {
             let start = ProcessInfo.processInfo.systemUptime
             let received = self.receivedResponse
             let result: AFResult<Serializer.SerializedObject> = Result {

@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Task resumptions held back while the engine thread runs a completion inside a task's queue
+/// (its `rootQueue`), and made once it has left that queue. A task resumed inside would at once
+/// queue its next request's setup on the queue the engine thread still holds, and a worker
+/// would be woken for it later; resumed after, the task finds the queue free.
+///
+/// One per engine, used by its thread alone: `collecting` is called on the engine thread only,
+/// and the list is reached only through the thread-local slot that thread sets.
+final class DeferredResumptions: @unchecked Sendable {
+    private var held: [() -> Void] = []
+
+    private static let slot: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// Runs `body`, holding back the resumptions made in it on this thread, then makes them in
+    /// the order they were made.
+    func collecting(_ body: () -> Void) {
+        let outer = pthread_getspecific(Self.slot)
+        precondition(outer == nil, "a completion on the engine thread inside another")
+        pthread_setspecific(Self.slot, Unmanaged.passUnretained(self).toOpaque())
+        body()
+        pthread_setspecific(Self.slot, nil)
+        guard !held.isEmpty else { return }
+        var resumptions: [() -> Void] = []
+        swap(&resumptions, &held)
+        for resume in resumptions { resume() }
+        resumptions.removeAll(keepingCapacity: true)
+        swap(&resumptions, &held)
+    }
+
+    /// The collection under way on the current thread, if any.
+    static var current: DeferredResumptions? {
+        pthread_getspecific(slot).map { Unmanaged<DeferredResumptions>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// How many resumptions wait for the collection under way to end (for tests).
+    var heldCount: Int { held.count }
+
+    /// Holds `resumption` until the collection under way ends.
+    func hold(_ resumption: @escaping () -> Void) {
+        held.append(resumption)
+    }
+}

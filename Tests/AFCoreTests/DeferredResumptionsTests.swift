@@ -1,0 +1,43 @@
+@testable import AFCore
+import Testing
+
+@Suite struct DeferredResumptionsTests {
+    @Test func resumptionsHeldInACollectionAreMadeAfterItInOrder() {
+        let deferred = DeferredResumptions()
+        var order: [String] = []
+        deferred.collecting {
+            DeferredResumptions.current?.hold { order.append("first") }
+            DeferredResumptions.current?.hold { order.append("second") }
+            order.append("body ends")
+        }
+        #expect(order == ["body ends", "first", "second"])
+        #expect(DeferredResumptions.current == nil)
+        #expect(deferred.heldCount == 0)
+    }
+
+    @Test func outsideACollectionNothingIsHeld() {
+        #expect(DeferredResumptions.current == nil)
+    }
+
+    @Test func aResponseDeliveredInACollectionResumesItsWaiterAfterIt() async {
+        let awaited = AwaitedResponse<Int>()
+        let waiter = Task { await awaited.value }
+        while awaited.waiterCount == 0 { await Task.yield() }
+        let deferred = DeferredResumptions()
+        let heldWhileCollecting = Protected(-1)
+        deferred.collecting {
+            awaited.deliver(7)
+            heldWhileCollecting.withLock { $0 = deferred.heldCount }
+        }
+        #expect(heldWhileCollecting.withLock { $0 } == 1)
+        #expect(await waiter.value == 7)
+    }
+
+    @Test func aResponseDeliveredOutsideACollectionResumesAtOnce() async {
+        let awaited = AwaitedResponse<Int>()
+        let waiter = Task { await awaited.value }
+        while awaited.waiterCount == 0 { await Task.yield() }
+        awaited.deliver(3)
+        #expect(await waiter.value == 3)
+    }
+}
