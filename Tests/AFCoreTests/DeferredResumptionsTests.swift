@@ -15,6 +15,21 @@ import Testing
         #expect(deferred.heldCount == 0)
     }
 
+    @Test func aCollectionInsideAnotherLeavesItsResumptionsToTheOuterOne() {
+        let outer = DeferredResumptions()
+        let inner = DeferredResumptions()
+        var order: [String] = []
+        outer.collecting {
+            inner.collecting {
+                DeferredResumptions.current?.hold { order.append("resumed") }
+                order.append("inner ends")
+            }
+            order.append("outer ends")
+        }
+        #expect(order == ["inner ends", "outer ends", "resumed"])
+        #expect(DeferredResumptions.current == nil)
+    }
+
     @Test func outsideACollectionNothingIsHeld() {
         #expect(DeferredResumptions.current == nil)
     }
