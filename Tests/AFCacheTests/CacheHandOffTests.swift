@@ -9,7 +9,7 @@ import Testing
 
 /// A cache hit never reaches the engine: to `rootQueue`, where the cache is read and the
 /// response serialized, then to the handler's queue or the awaiting task. Storing a response
-/// adds no trip to the network path's three (a callback's, when nothing else runs).
+/// adds no trip to the network path's three (when nothing else runs).
 @Suite(.timeLimit(.minutes(1))) struct CacheHandOffTests {
     @Test func aStoredResponseCostsNoTripAndAHitTwo() async throws {
         let scratch = SQLiteURLCacheTests.Scratch()

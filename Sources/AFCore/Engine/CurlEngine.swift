@@ -39,7 +39,8 @@ final class CurlEngine: @unchecked Sendable {
     private let commands = Protected(EngineCommandQueue())
     /// Wake-ups counted under the commands' lock and not sent yet (see `enqueue`).
     private let wakeUpsUnderWay = Atomic<Int>(0)
-    /// Task resumptions held while the engine thread runs a completion inside a task's queue.
+    /// Resumptions of tasks awaiting a response, held while the engine thread runs a completion
+    /// inside a task's queue.
     let deferredResumptions = DeferredResumptions()
 
     /// Transfers their callers handed to curl themselves (for tests).

@@ -2,8 +2,9 @@
 import Glibc
 #endif
 
-/// Task resumptions held back while the engine thread runs a completion inside a task's queue
-/// (its `rootQueue`), and made once it has left that queue. A task resumed inside would at once
+/// Resumptions of tasks awaiting a response (`AwaitedResponse`) held back while the engine
+/// thread runs a completion inside a task's queue (its `rootQueue`), and made once it has left
+/// that queue. A task resumed inside would at once
 /// queue its next request's setup on the queue the engine thread still holds, and a worker
 /// would be woken for it later; resumed after, the task finds the queue free.
 ///
@@ -14,7 +15,8 @@ final class DeferredResumptions: @unchecked Sendable {
 
     private static let slot: pthread_key_t = {
         var key = pthread_key_t()
-        pthread_key_create(&key, nil)
+        let status = pthread_key_create(&key, nil)
+        precondition(status == 0, "no thread-local key left for the engine (error \(status))")
         return key
     }()
 

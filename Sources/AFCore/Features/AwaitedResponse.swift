@@ -1,5 +1,6 @@
 /// A response delivered once and awaited by any number of tasks. The delivery resumes each
-/// waiter itself, from the thread that delivers: no task or queue stands in between.
+/// waiter itself, from the thread that delivers (the engine thread: once it left the request's
+/// queue, see `DeferredResumptions`): no task or queue stands in between.
 ///
 /// `value` is inlinable, as are the getters of `DataTask` and `DownloadTask` that await it: the
 /// caller's module specializes them for its response type, so an await looks up no generic

@@ -87,7 +87,8 @@ extension DataRequest {
         using serializer: Serializer,
         automaticallyCancelling shouldAutomaticallyCancel: Bool = true
     ) -> DataTask<Serializer.SerializedObject> {
-        // The handler resumes the waiting tasks directly, wherever the serializers finished.
+        // The handler resumes the waiting tasks where the serializers finished (on the idle
+        // engine, once it left the request's queue: see `DeferredResumptions`).
         let awaited = AwaitedResponse<DataResponse<Serializer.SerializedObject, AFError>>()
         response(on: nil, responseSerializer: serializer, completionHandler: awaited.deliverer(recording: handOffs))
         return DataTask(request: self, awaited: awaited, shouldAutomaticallyCancel: shouldAutomaticallyCancel)
