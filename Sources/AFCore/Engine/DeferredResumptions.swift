@@ -4,9 +4,9 @@ import Glibc
 
 /// Resumptions of tasks awaiting a response (`AwaitedResponse`) held back while the engine
 /// thread runs a completion inside a task's queue (its `rootQueue`), and made once it has left
-/// that queue. A task resumed inside would at once
-/// queue its next request's setup on the queue the engine thread still holds, and a worker
-/// would be woken for it later; resumed after, the task finds the queue free.
+/// that queue. A task resumed inside would at once queue its next request's setup on the queue
+/// the engine thread still holds, and a worker would be woken for it later; resumed after, the
+/// task finds the queue free.
 ///
 /// One per engine, used by its thread alone: `collecting` is called on the engine thread only,
 /// and the list is reached only through the thread-local slot that thread sets.
@@ -27,12 +27,9 @@ final class DeferredResumptions: @unchecked Sendable {
         pthread_setspecific(Self.slot, Unmanaged.passUnretained(self).toOpaque())
         body()
         pthread_setspecific(Self.slot, nil)
-        guard !held.isEmpty else { return }
-        var resumptions: [() -> Void] = []
-        swap(&resumptions, &held)
-        for resume in resumptions { resume() }
-        resumptions.removeAll(keepingCapacity: true)
-        swap(&resumptions, &held)
+        // Nothing is held while they are made: the slot is clear.
+        for resume in held { resume() }
+        held.removeAll(keepingCapacity: true)
     }
 
     /// The collection under way on the current thread, if any.
