@@ -133,6 +133,31 @@ import Testing
         #expect(response.response?.statusCode == 302)
     }
 
+    @Test func aRequestSuspendedWhileItsUnfollowedRedirectWaitsEndsOnlyOnceResumed() async throws {
+        let session = makeSession()
+        let request = Protected<DataRequest?>(nil)
+        let allowed = OneShot()
+        let made = session.request(Server.faults("/redirect-body?size=100"))
+            .redirect(using: .doNotFollow)
+            .onHTTPResponse(on: handlerQueue) { _, completionHandler in
+                request.value?.suspend()
+                completionHandler(.allow)
+                allowed.fire()
+            }
+        request.withLock { $0 = made }
+        let task = made.serializingData()
+        await allowed.wait()
+        // The suspension and the decision were both queued on the request's queue, in that order.
+        made.underlyingQueue.sync {}
+        let sessionTask = try #require(made.mutableState.withLock { $0.tasks.last })
+        #expect(sessionTask.state == .suspended, "a suspended request does not end")
+        #expect(!made.isFinished)
+        made.resume()
+        let response = await task.response
+        #expect(response.error == nil && response.response?.statusCode == 302)
+        #expect(response.data == Data((0..<100).map { UInt8($0) }))
+    }
+
     @Test func aStreamWaitsForTheDispositionToo() async throws {
         let session = makeSession()
         let chunks = Protected(0)

@@ -85,6 +85,9 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         var heldAnswer: HeldAnswer?
         /// Answers held so far: each held answer's number, which its release must name.
         var heldAnswers = 0
+        /// The delegate let the held answer in while the task was suspended: it ends once the
+        /// task resumes.
+        var heldAnswerReleased = false
         /// Who gets the task's reports: held strongly until the task reported its end or the
         /// delegate let it go (`detachDelegate()`), nil after. A weak reference would give
         /// every request a side table, which makes each retain and release of it slower.
@@ -176,22 +179,28 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         let reporting = currentReporting
         let trust = configuration.trustRequirement(for: currentRequest?.url)
         let cache = configuration.httpCache
-        let action = mutableState.withLock { state -> (start: Transfer?, unpause: Transfer?, consultCache: Bool) in
-            guard state.state == .suspended else { return (nil, nil, false) }
+        typealias Action = (start: Transfer?, unpause: Transfer?, consultCache: Bool, released: HeldAnswer?)
+        let action = mutableState.withLock { state -> Action in
+            guard state.state == .suspended else { return (nil, nil, false, nil) }
             state.state = .running
-            if state.hasStarted { return (nil, state.transfer, false) }
+            if state.hasStarted {
+                guard state.heldAnswerReleased, let held = state.heldAnswer.take() else { return (nil, state.transfer, false, nil) }
+                state.heldAnswerReleased = false
+                return (nil, nil, false, held)
+            }
             state.hasStarted = true
-            if cache != nil, usesHTTPCache(download: state.download) { return (nil, nil, true) }
+            if cache != nil, usesHTTPCache(download: state.download) { return (nil, nil, true, nil) }
             let transfer = makeTransfer(for: state.currentRequest, download: state.download, reporting: reporting, trust: trust)
             state.transfer = transfer
             state.hopStart = Date()
-            return (transfer, nil, false)
+            return (transfer, nil, false, nil)
         }
         if let transfer = action.start {
             handOffs.record()
             engine.start(transfer)
         }
         if let transfer = action.unpause { engine.unpause(transfer) }
+        if let held = action.released { queue.runOrAsync(recording: handOffs) { self.endHeldAnswer(held) } }
         // The cache is read on the task's queue (at once when resumed there, as a request's task
         // is), never on another caller's thread or the engine's.
         if action.consultCache, let cache { queue.runOrAsync(recording: handOffs) { self.startThroughCache(cache) } }
@@ -210,12 +219,22 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
     /// Lets the current exchange's response body in, once a decision on its head was taken
     /// elsewhere: the transfer, paused at its first chunk, goes on.
     /// `heldAnswer`: the number of the held answer (`heldAnswerNumber`) the decision was taken
-    /// on, which it then ends (nothing, if it already ended); nil for the current exchange's.
+    /// on, which it then ends (nothing, if it already ended; once resumed, if the task is
+    /// suspended); nil for the current exchange's.
     func releaseResponse(heldAnswer number: Int? = nil) {
         if let number {
-            let held = mutableState.withLock { state in state.heldAnswer?.number == number ? state.heldAnswer.take() : nil }
-            if let held { queue.runOrAsync(recording: handOffs) { self.endHeldAnswer(held) } }
-            return
+            // Decided on the task's queue, after a suspension the caller asked for before.
+            return queue.runOrAsync(recording: handOffs) {
+                let held = self.mutableState.withLock { state -> HeldAnswer? in
+                    guard state.heldAnswer?.number == number else { return nil }
+                    guard state.state != .suspended else {
+                        state.heldAnswerReleased = true
+                        return nil
+                    }
+                    return state.heldAnswer.take()
+                }
+                if let held { self.endHeldAnswer(held) }
+            }
         }
         guard let transfer = openResponseGate() else { return }
         engine.resumeFlow(transfer)
