@@ -62,6 +62,20 @@ import Testing
         #expect(response.response?.statusCode == 200)
     }
 
+    @Test func upperCaseNoProxyHostsConnectDirectlyToo() async {
+        let session = session(environment: ["http_proxy": "http://127.0.0.1:1", "NO_PROXY": "example.invalid,127.0.0.1"])
+        let response = await session.request(Server.httpbin("/get")).serializingData().response
+        #expect(response.response?.statusCode == 200)
+    }
+
+    @Test func aHostNotInNoProxyStillGoesThroughTheProxy() async {
+        // The proxy refuses connections: a request sent through it fails.
+        let session = session(environment: ["http_proxy": "http://127.0.0.1:1", "no_proxy": "example.invalid"])
+        let response = await session.request(Server.httpbin("/get")).serializingData().response
+        #expect(response.response == nil)
+        #expect(response.error?.isSessionTaskError == true)
+    }
+
     @Test func upperCaseHTTPProxyIsIgnored() async {
         let session = session(environment: ["HTTP_PROXY": "http://127.0.0.1:1"])
         let response = await session.request(Server.httpbin("/get")).serializingData().response
