@@ -133,8 +133,9 @@ import Testing
         #expect(response.response?.statusCode == 302)
     }
 
-    @Test func aRequestSuspendedWhileItsUnfollowedRedirectWaitsEndsOnlyOnceResumed() async throws {
-        let session = makeSession()
+    /// A request whose unfollowed redirect waits for its disposition, suspended by its handler
+    /// just before that handler answers `.allow`; returned once the answer was taken.
+    private func redirectAllowedWhileSuspended(in session: Session) async -> (DataRequest, DataTask<Data>) {
         let request = Protected<DataRequest?>(nil)
         let allowed = OneShot()
         let made = session.request(Server.faults("/redirect-body?size=100"))
@@ -149,13 +150,30 @@ import Testing
         await allowed.wait()
         // The suspension and the decision were both queued on the request's queue, in that order.
         made.underlyingQueue.sync {}
-        let sessionTask = try #require(made.mutableState.withLock { $0.tasks.last })
+        return (made, task)
+    }
+
+    @Test func aRequestSuspendedWhileItsUnfollowedRedirectWaitsEndsOnlyOnceResumed() async throws {
+        let session = makeSession()
+        let (request, task) = await redirectAllowedWhileSuspended(in: session)
+        let sessionTask = try #require(request.mutableState.withLock { $0.tasks.last })
         #expect(sessionTask.state == .suspended, "a suspended request does not end")
-        #expect(!made.isFinished)
-        made.resume()
+        #expect(!request.isFinished)
+        request.resume()
         let response = await task.response
         #expect(response.error == nil && response.response?.statusCode == 302)
         #expect(response.data == Data((0..<100).map { UInt8($0) }))
+        withExtendedLifetime(session) {}
+    }
+
+    @Test func aRequestCancelledAfterItsRedirectWasAllowedWhileSuspendedEndsCancelled() async {
+        let session = makeSession()
+        let (request, task) = await redirectAllowedWhileSuspended(in: session)
+        request.cancel()
+        let response = await task.response
+        #expect(response.error?.isExplicitlyCancelledError == true)
+        #expect(response.response?.statusCode == 302)
+        withExtendedLifetime(session) {}
     }
 
     @Test func aStreamWaitsForTheDispositionToo() async throws {

@@ -156,7 +156,8 @@ extension SessionTask: TransferDelegate {
 
     /// A redirect not followed, for a delegate that decides on a response's head before its
     /// body: its head goes to the delegate, and the task ends once the delegate lets the
-    /// body in (`releaseResponse()`) or cancels (`cancel()`), as a final response's would.
+    /// body in (`releaseResponse(heldAnswer:)`, and the task runs) or cancels (`cancel()`), as a
+    /// final response's would.
     private func holdAsFinal(_ answer: HeldAnswer) {
         let delegate = mutableState.withLock { state -> (any SessionTaskDelegate)? in
             guard state.state == .running || state.state == .suspended, let delegate = state.delegate else { return nil }

@@ -81,13 +81,14 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         /// The last exchange's file holding a resumed download's error answer, until reported.
         var answerFile: URL?
         /// A redirect not followed, reported as the response, whose end waits for the
-        /// delegate's decision on its head (`releaseResponse()` or `cancel()`).
+        /// delegate's decision on its head (`releaseResponse(heldAnswer:)` or `cancel()`), and
+        /// for the task to run.
         var heldAnswer: HeldAnswer?
         /// Answers held so far: each held answer's number, which its release must name.
         var heldAnswers = 0
-        /// The delegate let the held answer in while the task was suspended: it ends once the
-        /// task resumes.
-        var heldAnswerReleased = false
+        /// The number of the held answer the delegate let in while the task was suspended: it
+        /// ends once the task resumes.
+        var releasedHeldAnswer: Int?
         /// Who gets the task's reports: held strongly until the task reported its end or the
         /// delegate let it go (`detachDelegate()`), nil after. A weak reference would give
         /// every request a side table, which makes each retain and release of it slower.
@@ -172,35 +173,32 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         "SessionTask \(taskIdentifier) \(currentRequest?.httpMethod ?? "GET") \(currentRequest?.url?.absoluteString ?? "")"
     }
 
-    /// Starts or resumes the task.
+    /// Starts or resumes the task; a held answer the delegate let in meanwhile then ends.
     func resume() {
         // Asked before taking the task's lock: the delegate answers under its own lock, which
         // may be held by a thread waiting for this task's (a request cancelling it).
         let reporting = currentReporting
         let trust = configuration.trustRequirement(for: currentRequest?.url)
         let cache = configuration.httpCache
-        typealias Action = (start: Transfer?, unpause: Transfer?, consultCache: Bool, released: HeldAnswer?)
+        typealias Action = (start: Transfer?, unpause: Transfer?, consultCache: Bool, endsReleasedAnswer: Bool)
         let action = mutableState.withLock { state -> Action in
-            guard state.state == .suspended else { return (nil, nil, false, nil) }
+            guard state.state == .suspended else { return (nil, nil, false, false) }
             state.state = .running
-            if state.hasStarted {
-                guard state.heldAnswerReleased, let held = state.heldAnswer.take() else { return (nil, state.transfer, false, nil) }
-                state.heldAnswerReleased = false
-                return (nil, nil, false, held)
-            }
+            if state.hasStarted { return (nil, state.transfer, false, state.releasedHeldAnswer != nil) }
             state.hasStarted = true
-            if cache != nil, usesHTTPCache(download: state.download) { return (nil, nil, true, nil) }
+            if cache != nil, usesHTTPCache(download: state.download) { return (nil, nil, true, false) }
             let transfer = makeTransfer(for: state.currentRequest, download: state.download, reporting: reporting, trust: trust)
             state.transfer = transfer
             state.hopStart = Date()
-            return (transfer, nil, false, nil)
+            return (transfer, nil, false, false)
         }
         if let transfer = action.start {
             handOffs.record()
             engine.start(transfer)
         }
         if let transfer = action.unpause { engine.unpause(transfer) }
-        if let held = action.released { queue.runOrAsync(recording: handOffs) { self.endHeldAnswer(held) } }
+        // Ended on the task's queue, where a suspension asked for right after is applied later.
+        if action.endsReleasedAnswer { queue.runOrAsync(recording: handOffs) { self.endReleasedAnswer() } }
         // The cache is read on the task's queue (at once when resumed there, as a request's task
         // is), never on another caller's thread or the engine's.
         if action.consultCache, let cache { queue.runOrAsync(recording: handOffs) { self.startThroughCache(cache) } }
@@ -216,28 +214,37 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         if let transfer { engine.pause(transfer) }
     }
 
-    /// Lets the current exchange's response body in, once a decision on its head was taken
-    /// elsewhere: the transfer, paused at its first chunk, goes on.
-    /// `heldAnswer`: the number of the held answer (`heldAnswerNumber`) the decision was taken
-    /// on, which it then ends (nothing, if it already ended; once resumed, if the task is
-    /// suspended); nil for the current exchange's.
+    /// Lets a response body in once a decision on its head was taken elsewhere.
+    /// `heldAnswer` nil: the current exchange's transfer, paused at its first chunk, goes on.
+    /// Otherwise the number of the held answer (`heldAnswerNumber`) the decision was taken on:
+    /// that answer ends, on the task's queue, later than this call returns (nothing, if it
+    /// already ended; once the task resumes, if it is suspended).
     func releaseResponse(heldAnswer number: Int? = nil) {
         if let number {
-            // Decided on the task's queue, after a suspension the caller asked for before.
+            // Taken on the task's queue, after a suspension the caller asked for before this
+            // (`Request.suspend()` applies it there too, through `runOrAsync`, so in order).
             return queue.runOrAsync(recording: handOffs) {
-                let held = self.mutableState.withLock { state -> HeldAnswer? in
-                    guard state.heldAnswer?.number == number else { return nil }
-                    guard state.state != .suspended else {
-                        state.heldAnswerReleased = true
-                        return nil
-                    }
-                    return state.heldAnswer.take()
+                self.mutableState.withLock { state in
+                    if state.heldAnswer?.number == number { state.releasedHeldAnswer = number }
                 }
-                if let held { self.endHeldAnswer(held) }
+                self.endReleasedAnswer()
             }
         }
         guard let transfer = openResponseGate() else { return }
         engine.resumeFlow(transfer)
+    }
+
+    /// Ends the held answer the delegate let in, if the task runs (a suspended one waits for
+    /// `resume()`; a cancelled one ended it already).
+    private func endReleasedAnswer() {
+        let held = mutableState.withLock { state -> HeldAnswer? in
+            guard state.state == .running, let number = state.releasedHeldAnswer, state.heldAnswer?.number == number else {
+                return nil
+            }
+            state.releasedHeldAnswer = nil
+            return state.heldAnswer.take()
+        }
+        if let held { endHeldAnswer(held) }
     }
 
     /// The number of the answer held for a decision on its head, if one is.
