@@ -223,22 +223,19 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         if let number {
             // Taken on the task's queue, after a suspension the caller asked for before this
             // (`Request.suspend()` applies it there too, through `runOrAsync`, so in order).
-            return queue.runOrAsync(recording: handOffs) {
-                self.mutableState.withLock { state in
-                    if state.heldAnswer?.number == number { state.releasedHeldAnswer = number }
-                }
-                self.endReleasedAnswer()
-            }
+            return queue.runOrAsync(recording: handOffs) { self.endReleasedAnswer(releasing: number) }
         }
         guard let transfer = openResponseGate() else { return }
         engine.resumeFlow(transfer)
     }
 
-    /// Ends the held answer the delegate let in, if the task runs (a suspended one waits for
-    /// `resume()`; a cancelled one ended it already).
-    private func endReleasedAnswer() {
+    /// Ends the held answer the delegate let in (`number`, if it is the one held, or the one let
+    /// in before), if the task runs: a suspended one waits for `resume()`; a cancelled one ended
+    /// it already.
+    private func endReleasedAnswer(releasing number: Int? = nil) {
         let held = mutableState.withLock { state -> HeldAnswer? in
-            guard state.state == .running, let number = state.releasedHeldAnswer, state.heldAnswer?.number == number else {
+            if let number, state.heldAnswer?.number == number { state.releasedHeldAnswer = number }
+            guard state.state == .running, let released = state.releasedHeldAnswer, state.heldAnswer?.number == released else {
                 return nil
             }
             state.releasedHeldAnswer = nil
