@@ -22,14 +22,25 @@ open class NetworkReachabilityManager: @unchecked Sendable {
     /// Where statuses are worked out (name resolution and netlink questions).
     public let reachabilityQueue = DispatchQueue(label: "org.alamofire.reachabilityQueue")
 
+    /// A party that hears statuses: the public listener, or a watcher (`watch`).
+    private struct Audience {
+        var handler: Listener
+        var queue: DispatchQueue
+        var lastDelivered: NetworkReachabilityStatus?
+    }
+
     private struct Listening {
         var monitor: NetlinkMonitor?
-        var listener: Listener?
-        var listenerQueue: DispatchQueue?
+        /// The listener `startListening` set.
+        var listener: Audience?
+        /// Parties that listen besides it, by the id `watch` returned.
+        var watchers: [Int: Audience] = [:]
+        var nextWatcher = 0
         /// Increased by each start and stop: work for an older one is dropped.
         var generation = 0
         var updateScheduled = false
-        var lastDelivered: NetworkReachabilityStatus?
+
+        var isEmpty: Bool { listener == nil && watchers.isEmpty }
     }
 
     private let target: Target
@@ -92,26 +103,30 @@ open class NetworkReachabilityManager: @unchecked Sendable {
     // MARK: Listening
 
     /// Calls `listener` on `queue` with the current status, then with each change, until
-    /// `stopListening()`. Replaces an earlier listener. False when the kernel's change
+    /// `stopListening()`. Replaces an earlier listener (AF's own watchers, such as an
+    /// `OfflineRetrier`'s, are not listeners and stay). False when the kernel's change
     /// notifications cannot be had.
     @discardableResult
     open func startListening(onQueue queue: DispatchQueue = .main,
                              onUpdatePerforming listener: @escaping Listener) -> Bool {
         let generation = listening.withLock { state -> Int? in
-            if state.monitor == nil {
-                // Started under the lock, so a stop never meets a half-started monitor.
-                guard let monitor = NetlinkMonitor(namespace: namespace) else { return nil }
-                monitor.start { [weak self] in self?.scheduleUpdate() }
-                state.monitor = monitor
-            }
+            guard startMonitor(&state) else { return nil }
             state.generation += 1
-            state.listener = listener
-            state.listenerQueue = queue
-            state.lastDelivered = nil
+            state.listener = Audience(handler: listener, queue: queue)
             return state.generation
         }
         guard let generation else { return false }
         reachabilityQueue.async { self.update(generation: generation) }
+        return true
+    }
+
+    /// Starts the monitor unless it runs; false when netlink refused. Under the lock, so a stop
+    /// never meets a half-started monitor.
+    private func startMonitor(_ state: inout Listening) -> Bool {
+        guard state.monitor == nil else { return true }
+        guard let monitor = NetlinkMonitor(namespace: namespace) else { return false }
+        monitor.start { [weak self] in self?.scheduleUpdate() }
+        state.monitor = monitor
         return true
     }
 
@@ -120,48 +135,92 @@ open class NetworkReachabilityManager: @unchecked Sendable {
         listening.withLock { $0.monitor?.threadID }
     }
 
-    /// Stops the updates: no listener call starts after this returns (one already running may
-    /// finish). Closes the netlink socket and ends its thread.
+    /// Stops the updates to the listener: no listener call starts after this returns (one
+    /// already running may finish). Once no watcher is left either, closes the netlink socket and
+    /// ends its thread.
     open func stopListening() {
         let monitor = listening.withLock { state -> NetlinkMonitor? in
             state.generation += 1
             state.listener = nil
-            state.listenerQueue = nil
-            defer { state.monitor = nil }
-            return state.monitor
+            return stopMonitorIfUnheard(&state)
         }
         monitor?.stop()
+    }
+
+    /// Calls `handler` on `queue` with the current status, then with each change, until
+    /// `unwatch` with the id returned; beside the listener, which it leaves alone. Nil when the
+    /// kernel's change notifications cannot be had.
+    func watch(onQueue queue: DispatchQueue, _ handler: @escaping Listener) -> Int? {
+        let id = listening.withLock { state -> Int? in
+            guard startMonitor(&state) else { return nil }
+            state.nextWatcher += 1
+            state.watchers[state.nextWatcher] = Audience(handler: handler, queue: queue)
+            return state.nextWatcher
+        }
+        guard let id else { return nil }
+        let generation = listening.withLock { $0.generation }
+        reachabilityQueue.async { self.update(generation: generation) }
+        return id
+    }
+
+    /// Ends the watcher `id`: no call of its handler starts after this returns.
+    func unwatch(_ id: Int) {
+        let monitor = listening.withLock { state -> NetlinkMonitor? in
+            state.watchers[id] = nil
+            return stopMonitorIfUnheard(&state)
+        }
+        monitor?.stop()
+    }
+
+    /// Takes the monitor out of the state when nobody listens any more (stopped outside the lock).
+    private func stopMonitorIfUnheard(_ state: inout Listening) -> NetlinkMonitor? {
+        guard state.isEmpty else { return nil }
+        defer { state.monitor = nil }
+        return state.monitor
     }
 
     /// A netlink batch arrived: one update after the debounce, however many batches follow.
     private func scheduleUpdate() {
         let generation = listening.withLock { state -> Int? in
-            guard state.listener != nil, !state.updateScheduled else { return nil }
+            guard !state.isEmpty, !state.updateScheduled else { return nil }
             state.updateScheduled = true
             return state.generation
         }
-        guard let generation else { return }
+        guard generation != nil else { return }
         reachabilityQueue.asyncAfter(deadline: .now() + Self.debounce) { [weak self] in
             guard let self else { return }
-            self.listening.withLock { $0.updateScheduled = false }
+            let generation = self.listening.withLock { state -> Int in
+                state.updateScheduled = false
+                return state.generation
+            }
             self.update(generation: generation)
         }
     }
 
-    /// Works the status out afresh and hands it to the listener when it changed.
+    /// Works the status out afresh and hands it to each party that has not heard it yet.
     private func update(generation: Int) {
         let current = status
-        let delivery = listening.withLock { state -> (Listener, DispatchQueue)? in
-            guard state.generation == generation, let listener = state.listener, let queue = state.listenerQueue,
-                  state.lastDelivered != current else { return nil }
-            state.lastDelivered = current
-            return (listener, queue)
+        typealias Delivery = (handler: Listener, queue: DispatchQueue, watcher: Int?)
+        let deliveries = listening.withLock { state -> [Delivery] in
+            var deliveries: [Delivery] = []
+            if state.generation == generation, let listener = state.listener, listener.lastDelivered != current {
+                state.listener?.lastDelivered = current
+                deliveries.append((listener.handler, listener.queue, nil))
+            }
+            for (id, watcher) in state.watchers where watcher.lastDelivered != current {
+                state.watchers[id]?.lastDelivered = current
+                deliveries.append((watcher.handler, watcher.queue, id))
+            }
+            return deliveries
         }
-        guard let (listener, queue) = delivery else { return }
-        queue.async { [weak self] in
-            // Dropped if stopListening (or a new startListening) came in between.
-            guard let self, self.listening.withLock({ $0.generation == generation }) else { return }
-            listener(current)
+        for delivery in deliveries {
+            delivery.queue.async { [weak self] in
+                // Dropped if the party stopped (or a new startListening came) in between.
+                guard let self, self.listening.withLock({ state in
+                    delivery.watcher.map { state.watchers[$0] != nil } ?? (state.generation == generation && state.listener != nil)
+                }) else { return }
+                delivery.handler(current)
+            }
         }
     }
 }

@@ -1,17 +1,30 @@
 import AFCore
+import CNetlink
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// Retries a request that failed because the network was gone (not connected, connection lost,
-/// cannot connect, host name not found) once `monitor` reports the network reachable again, or
-/// gives up after `maximumWait`. When the monitor says the network is there at the time of the
-/// failure, it does not retry (the failure has another cause). Other errors are left to the next retrier: compose it with a
-/// `RetryPolicy` in an `Interceptor`.
+/// cannot connect, host name not found) once the network is reachable, or gives up after
+/// `maximumWait`. As Alamofire's, it makes a monitor of its own for each burst of failures (the
+/// requests that wait together share it) and lets it go when none is left; it watches the
+/// monitor beside its listener, so a manager the app also listens on keeps the app's listener.
+///
+/// When the network is reachable at the time of the failure, it retries at once only a
+/// connection lost to a change of the host's network (`URLError.isCausedByNetworkChange`) or a
+/// request that found no path (`notConnectedToInternet`): the path came back meanwhile. Other
+/// failures with the network there have another cause (a refused connection, a name that does
+/// not exist) and are left to the next retrier: compose it with a `RetryPolicy` in an
+/// `Interceptor`.
 public final class OfflineRetrier: RequestInterceptor, @unchecked Sendable {
     /// How long a request waits for the network by default: 5 seconds.
     public static let defaultWait: DispatchTimeInterval = .seconds(5)
+
+    /// Retries at once (the network reachable at the failure) after which a request is no longer
+    /// retried that way: a path that the engine finds unusable while the monitor calls it
+    /// reachable cannot make it loop.
+    static let maximumImmediateRetries = 8
 
     /// The URL error codes that mean "the network is not there". Wider than Alamofire's
     /// (`.notConnectedToInternet` only): on Linux, libcurl reports a missing network as a host
@@ -22,90 +35,153 @@ public final class OfflineRetrier: RequestInterceptor, @unchecked Sendable {
 
     /// Whether an error (an `AFError` wrapping a `URLError`, or a `URLError`) is a connectivity one.
     public static let defaultIsOfflineError: @Sendable (_ error: any Error) -> Bool = { error in
-        let underlying = (error as? AFError)?.underlyingError ?? error
-        guard let urlError = underlying as? URLError else { return false }
+        guard let urlError = urlError(in: error) else { return false }
         return defaultURLErrorOfflineCodes.contains(urlError.code)
     }
 
-    private struct Waiters {
-        var next = 0
-        var waiting: [Int: @Sendable (RetryResult) -> Void] = [:]
+    private static func urlError(in error: any Error) -> URLError? {
+        ((error as? AFError)?.underlyingError ?? error) as? URLError
     }
 
-    private let monitor: NetworkReachabilityManager?
+    /// A request waiting for the network.
+    private struct Waiter {
+        var completion: @Sendable (RetryResult) -> Void
+        /// Whether it is retried at once when the network is there at its failure.
+        var retriesAtOnce: Bool
+    }
+
+    /// The requests waiting for the network, with the monitor they share.
+    private struct Burst {
+        var monitor: NetworkReachabilityManager
+        var watcher: Int
+        var waiting: [Int: Waiter] = [:]
+        /// The monitor's latest status (nil until its first).
+        var status: NetworkReachabilityManager.NetworkReachabilityStatus?
+    }
+
+    private struct State {
+        var nextWaiter = 0
+        var burst: Burst?
+    }
+
+    private let makeMonitor: () -> NetworkReachabilityManager?
+    /// The network namespace of the thread that made the retrier, where its monitors are made
+    /// (a manager watches the namespace it was made in); -1 when it could not be read.
+    private let namespace: Int32 = afn_current_namespace()
     private let maximumWait: DispatchTimeInterval
     private let isOfflineError: @Sendable (any Error) -> Bool
-    private let waiters = Protected(Waiters())
+    /// Read and changed on `queue` only (behind a lock all the same: the class is Sendable).
+    private let state = Protected(State())
     private let queue = DispatchQueue(label: "org.alamofire.offlineRetrier")
 
-    /// Creates a retrier that asks `monitor` (by default a new manager for any route, its own)
-    /// whether the network is back. While requests wait it listens on `monitor`, which replaces
-    /// any other listener of that manager: share one only with nothing else listening on it.
-    /// Without a monitor (the kernel's routing information could not be read) it never retries.
-    public init(monitor: NetworkReachabilityManager? = NetworkReachabilityManager(),
+    /// Creates a retrier that asks a monitor made by `monitor` (by default a new manager for any
+    /// route) whether the network is back; one is made for each burst of failures, in the network
+    /// namespace of the thread that made the retrier. Without a
+    /// monitor (the kernel's routing information could not be read) it never retries.
+    public init(monitor: @autoclosure @escaping () -> NetworkReachabilityManager? = NetworkReachabilityManager(),
                 maximumWait: DispatchTimeInterval = OfflineRetrier.defaultWait,
                 isOfflineError: @escaping @Sendable (_ error: any Error) -> Bool = OfflineRetrier.defaultIsOfflineError) {
-        self.monitor = monitor
+        makeMonitor = monitor
         self.maximumWait = maximumWait
         self.isOfflineError = isOfflineError
     }
 
+    deinit {
+        if namespace >= 0 { close(namespace) }
+    }
+
+    /// A new monitor, made in the retrier's namespace.
+    private func newMonitor() -> NetworkReachabilityManager? {
+        guard namespace >= 0 else { return makeMonitor() }
+        final class Making {
+            let make: () -> NetworkReachabilityManager?
+            var made: NetworkReachabilityManager?
+            init(_ make: @escaping () -> NetworkReachabilityManager?) { self.make = make }
+        }
+        let making = Making(makeMonitor)
+        let switched = withExtendedLifetime(making) {
+            afn_run_in(namespace, { context in
+                let making = Unmanaged<Making>.fromOpaque(context!).takeUnretainedValue()
+                making.made = making.make()
+            }, Unmanaged.passUnretained(making).toOpaque())
+        }
+        return switched == 0 ? making.made : nil
+    }
+
     public func retry(_ request: Request, for session: Session, dueTo error: any Error,
                       completion: @escaping @Sendable (RetryResult) -> Void) {
-        guard let monitor, isOfflineError(error) else { return completion(.doNotRetry) }
-        queue.async {
-            // The network is there: the failure was not for want of it (a refused connection, a
-            // name that does not exist), and waiting would only repeat it.
-            if case .reachable = monitor.status { return completion(.doNotRetry) }
-            let id = self.waiters.withLock { waiters -> Int in
-                waiters.next += 1
-                waiters.waiting[waiters.next] = completion
-                return waiters.next
-            }
-            self.queue.asyncAfter(deadline: .now() + self.maximumWait) { [weak self] in self?.release([id], with: .doNotRetry) }
-            self.listenWhileWaiting()
+        guard isOfflineError(error) else { return completion(.doNotRetry) }
+        let urlError = Self.urlError(in: error)
+        let pathCameBack = urlError?.isCausedByNetworkChange == true || urlError?.code == .notConnectedToInternet
+        let waiter = Waiter(completion: completion,
+                            retriesAtOnce: pathCameBack && request.retryCount < Self.maximumImmediateRetries)
+        queue.async { self.wait(waiter) }
+    }
+
+    /// On `queue`: joins the burst (or starts one, with a new monitor), or is answered at once
+    /// when the burst's monitor says the network is there.
+    private func wait(_ waiter: Waiter) {
+        if state.withLock({ $0.burst == nil }) {
+            guard let monitor = newMonitor(),
+                  let watcher = monitor.watch(onQueue: queue, { [weak self] status in self?.heard(status) })
+            else { return waiter.completion(.doNotRetry) }
+            state.withLock { $0.burst = Burst(monitor: monitor, watcher: watcher) }
+        }
+        let answer = state.withLock { state -> RetryResult? in
+            guard case .reachable = state.burst?.status else { return nil }
+            return waiter.retriesAtOnce ? .retry : .doNotRetry
+        }
+        if let answer { return finishIfIdle(then: { waiter.completion(answer) }) }
+        let id = state.withLock { state -> Int in
+            state.nextWaiter += 1
+            state.burst?.waiting[state.nextWaiter] = waiter
+            return state.nextWaiter
+        }
+        queue.asyncAfter(deadline: .now() + maximumWait) { [weak self] in
+            guard let self else { return }
+            let timedOut = self.state.withLock { $0.burst?.waiting.removeValue(forKey: id) }
+            self.finishIfIdle(then: { timedOut?.completion(.doNotRetry) })
         }
     }
 
-    /// On `queue`: listens while requests wait, and only then. `isListening` lives on `queue`.
-    private var isListening = false
-
-    private func listenWhileWaiting() {
-        let waiting = waiters.withLock { !$0.waiting.isEmpty }
-        guard let monitor else { return }
-        if waiting, !isListening {
-            // The listener hears the current status first: a network already back retries at once.
-            isListening = monitor.startListening(onQueue: queue) { [weak self] status in
-                guard let self, case .reachable = status else { return }
-                self.release(nil, with: .retry)
+    /// On `queue`: the burst's monitor reported `status`. Its first status is the network at the
+    /// time of the failures; a later reachable one is the network coming back.
+    private func heard(_ status: NetworkReachabilityManager.NetworkReachabilityStatus) {
+        let answers = state.withLock { state -> [(Waiter, RetryResult)] in
+            guard var burst = state.burst else { return [] }
+            let first = burst.status == nil
+            burst.status = status
+            var answers: [(Waiter, RetryResult)] = []
+            if case .reachable = status {
+                answers = burst.waiting.values.map { ($0, !first || $0.retriesAtOnce ? .retry : .doNotRetry) }
+                burst.waiting.removeAll()
             }
-            if !isListening { release(nil, with: .doNotRetry) }
-        } else if !waiting, isListening {
-            monitor.stopListening()
-            isListening = false
+            state.burst = burst
+            return answers
         }
+        finishIfIdle(then: { answers.forEach { $0.0.completion($0.1) } })
     }
 
-    /// Answers the waiters `ids` (all when nil); stops listening when none is left.
-    private func release(_ ids: [Int]?, with result: RetryResult) {
-        let (released, empty) = waiters.withLock { waiters -> ([@Sendable (RetryResult) -> Void], Bool) in
-            let chosen = ids ?? Array(waiters.waiting.keys)
-            let released = chosen.compactMap { waiters.waiting.removeValue(forKey: $0) }
-            return (released, waiters.waiting.isEmpty && !released.isEmpty)
+    /// Lets the burst's monitor go when no request waits any more, then runs `answer`.
+    private func finishIfIdle(then answer: () -> Void) {
+        let ended = state.withLock { state -> Burst? in
+            guard let burst = state.burst, burst.waiting.isEmpty else { return nil }
+            state.burst = nil
+            return burst
         }
-        if empty { queue.async { self.listenWhileWaiting() } }
-        released.forEach { $0(result) }
+        if let ended { ended.monitor.unwatch(ended.watcher) }
+        answer()
     }
 }
 
 extension RequestInterceptor where Self == OfflineRetrier {
-    /// An `OfflineRetrier` with the given monitor (by default a new one of its own), wait and
-    /// error predicate.
+    /// An `OfflineRetrier` with the given monitor (by default a new one of its own for each burst
+    /// of failures), wait and error predicate.
     public static func offlineRetrier(
-        monitor: NetworkReachabilityManager? = NetworkReachabilityManager(),
+        monitor: @autoclosure @escaping () -> NetworkReachabilityManager? = NetworkReachabilityManager(),
         maximumWait: DispatchTimeInterval = OfflineRetrier.defaultWait,
         isOfflineError: @escaping @Sendable (_ error: any Error) -> Bool = OfflineRetrier.defaultIsOfflineError
     ) -> OfflineRetrier {
-        OfflineRetrier(monitor: monitor, maximumWait: maximumWait, isOfflineError: isOfflineError)
+        OfflineRetrier(monitor: monitor(), maximumWait: maximumWait, isOfflineError: isOfflineError)
     }
 }

@@ -33,9 +33,19 @@ void afc_park_close(int epoll_fd, int event_fd, int timer_fd) {
     close(epoll_fd);
 }
 
-void afc_park_wait(int epoll_fd, int timeout_ms) {
+int afc_park_wait(int epoll_fd, int timeout_ms, int flag_fd) {
     struct epoll_event ready[8];
-    while (epoll_wait(epoll_fd, ready, 8, timeout_ms) < 0 && errno == EINTR) {}
+    int count;
+    while ((count = epoll_wait(epoll_fd, ready, 8, timeout_ms)) < 0 && errno == EINTR) {}
+    for (int index = 0; index < count; index++) {
+        if (flag_fd >= 0 && ready[index].data.fd == flag_fd) return 1;
+    }
+    return 0;
+}
+
+int afc_park_add(int epoll_fd, int fd) {
+    struct epoll_event interest = {.events = EPOLLIN, .data.fd = fd};
+    return epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &interest);
 }
 
 void afc_park_clear_signal(int event_fd) {

@@ -68,6 +68,26 @@ int afn_open_in(int ns_fd, int monitor) {
     return fd;
 }
 
+int afn_run_in(int ns_fd, void (*body)(void *), void *context) {
+    int current = afn_current_namespace();
+    if (current < 0) return -1;
+    if (same_file(current, ns_fd)) {
+        close(current);
+        body(context);
+        return 0;
+    }
+    if (setns(ns_fd, CLONE_NEWNET) != 0) {
+        int saved = errno;
+        close(current);
+        errno = saved;
+        return -1;
+    }
+    body(context);
+    if (setns(current, CLONE_NEWNET) != 0) abort();  // never leave a thread in another namespace
+    close(current);
+    return 0;
+}
+
 int afn_enter_namespace(const char *path) {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return -1;

@@ -6,14 +6,19 @@ import Glibc
 #endif
 
 /// A network namespace made for one test with `ip`: a veth pair whose inner end is in the
-/// namespace (10.a.b.2/30, default route via the outer end 10.a.b.1/30, which stays in the
-/// test's own namespace). Deleted by `remove()`.
+/// namespace (10.a.b.2/29, default route via the outer end 10.a.b.1/29, which stays in the
+/// test's own namespace; 10.a.b.3 is free for renumbering, and 10.a.b.129 is an address of the
+/// outer end that only the default route reaches). Deleted by `remove()`.
 final class NetworkNamespace: @unchecked Sendable {
     let name: String
     let outer: String
     let inner: String
     let outerAddress: String
     let innerAddress: String
+    /// A free address of the inner end's subnet.
+    let spareAddress: String
+    /// An address of the test's own namespace outside the subnet: only the default route leads there.
+    let farAddress: String
 
     /// Whether this process may make namespaces (root, `ip` present, netns allowed).
     static let isPermitted: Bool = {
@@ -31,16 +36,21 @@ final class NetworkNamespace: @unchecked Sendable {
         name = "af-\(tag)"
         outer = "afo\(tag)"
         inner = "afi\(tag)"
-        let second = Int.random(in: 0..<64) * 4, first = Int.random(in: 200..<250)
+        let second = Int.random(in: 0..<255), first = Int.random(in: 200..<250)
         outerAddress = "10.\(first).\(second).1"
         innerAddress = "10.\(first).\(second).2"
+        spareAddress = "10.\(first).\(second).3"
+        farAddress = "10.\(first).\(second).129"
         try Self.run(["netns", "add", name])
         do {
             try Self.run(["link", "add", outer, "type", "veth", "peer", "name", inner, "netns", name])
-            try Self.run(["addr", "add", "\(outerAddress)/30", "dev", outer])
+            try Self.run(["addr", "add", "\(outerAddress)/29", "dev", outer])
+            try Self.run(["addr", "add", "\(farAddress)/32", "dev", outer])
             try Self.run(["link", "set", outer, "up"])
             try inside(["link", "set", "lo", "up"])
-            try inside(["addr", "add", "\(innerAddress)/30", "dev", inner])
+            // Removing the primary address keeps the secondary (a renumbering with overlap).
+            try runInside(["sh", "-c", "echo 1 > /proc/sys/net/ipv4/conf/all/promote_secondaries"])
+            try inside(["addr", "add", "\(innerAddress)/29", "dev", inner])
             try inside(["link", "set", inner, "up"])
             try inside(["route", "add", "default", "via", outerAddress])
         } catch {
@@ -58,6 +68,19 @@ final class NetworkNamespace: @unchecked Sendable {
     /// Runs `ip arguments` in the namespace.
     func inside(_ arguments: [String]) throws {
         try Self.run(["-n", name] + arguments)
+    }
+
+    /// Runs a program in the namespace (`ip netns exec`).
+    func runInside(_ command: [String]) throws {
+        try Self.run(["netns", "exec", name] + command)
+    }
+
+    /// Gives the inner end `spareAddress` beside its address, then takes the old one away, as a
+    /// DHCP renewal that hands out a new address does; the default route stays.
+    func renumber() throws {
+        try inside(["addr", "add", "\(spareAddress)/29", "dev", inner])
+        try inside(["addr", "del", "\(innerAddress)/29", "dev", inner])
+        try inside(["route", "replace", "default", "via", outerAddress])
     }
 
     /// Runs `body` on a thread of its own that entered the namespace; what the body creates

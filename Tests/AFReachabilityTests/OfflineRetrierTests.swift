@@ -134,7 +134,68 @@ extension InProcessMonitors {
             let retrier = OfflineRetrier.offlineRetrier(monitor: manager, maximumWait: .milliseconds(200))
             let response = await session.request("http://\(namespace.outerAddress):9/", interceptor: retrier)
                 .serializingData().response
-            #expect(response.error?.underlyingError.flatMap { $0 as? URLError }?.code == .cannotConnectToHost)
+            // The link is down: no path leads to the host.
+            #expect(response.error?.underlyingError.flatMap { $0 as? URLError }?.code == .notConnectedToInternet)
+            withExtendedLifetime(session) {}
+        }
+
+        /// README's pattern: one manager for the app's own listener and for the retrier. The retrier
+        /// watches beside the listener: the app keeps hearing every change after the wait.
+        @Test func aManagerSharedWithTheAppKeepsTheAppsListener() async throws {
+            typealias Heard = ReachabilityNamespaceTests.Heard
+            let namespace = try NetworkNamespace()
+            defer { namespace.remove() }
+            let server = try LinkServer(address: namespace.outerAddress)
+            defer { server.stop() }
+            try namespace.inside(["link", "set", namespace.inner, "down"])
+            let (session, shared) = namespace.enter {
+                (Session(configuration: URLSessionConfiguration.af.default), NetworkReachabilityManager(host: namespace.outerAddress))
+            }
+            let manager = try #require(shared)
+            let heard = Heard()
+            #expect(manager.startListening(onQueue: DispatchQueue(label: "test.app-listener")) { heard.record($0) })
+            #expect(heard.waitFor(.notReachable, within: 5))
+            let failed = Signal()
+            let retrier = OfflineRetrier(monitor: manager, maximumWait: .seconds(20)) { error in
+                let offline = OfflineRetrier.defaultIsOfflineError(error)
+                if offline { failed.fire() }
+                return offline
+            }
+            let request = session.request("http://\(namespace.outerAddress):\(server.port)/hello.txt", interceptor: retrier)
+            let response = Task { await request.serializingString().response }
+            #expect(await failed.wait())
+            try namespace.inside(["link", "set", namespace.inner, "up"])
+            try namespace.inside(["route", "replace", "default", "via", namespace.outerAddress])
+            #expect(await response.value.value == "hello")
+            #expect(heard.waitFor(.reachable(.ethernetOrWiFi), within: 5))
+            // The retrier let its watch go; the app's listener is still there.
+            try namespace.inside(["link", "set", namespace.inner, "down"])
+            #expect(heard.waitFor(.notReachable, within: 5), "the app's listener should still hear changes: \(heard.all)")
+            manager.stopListening()
+            withExtendedLifetime(session) {}
+        }
+
+        /// With the network there at the failure, only a connection lost to a network change (or
+        /// a request that found no path) is retried, and at once.
+        @Test func withTheNetworkThereOnlyAPathChangeIsRetried() async throws {
+            let namespace = try NetworkNamespace()
+            defer { namespace.remove() }
+            let (session, retrier) = namespace.enter {
+                (Session(configuration: URLSessionConfiguration.af.default),
+                 OfflineRetrier(monitor: NetworkReachabilityManager(host: namespace.outerAddress), maximumWait: .seconds(120)))
+            }
+            let request = session.request("http://127.0.0.1:9/")
+            _ = await request.serializingData().response
+            func decision(_ error: URLError) async -> RetryResult {
+                await withCheckedContinuation { continuation in
+                    retrier.retry(request, for: session, dueTo: AFError.sessionTaskFailed(error: error)) { continuation.resume(returning: $0) }
+                }
+            }
+            let changed = URLError(.networkConnectionLost, userInfo: [URLError.networkChangeKey: true])
+            guard case .retry = await decision(changed) else { Issue.record("a connection lost to a network change should be retried"); return }
+            guard case .retry = await decision(URLError(.notConnectedToInternet)) else { Issue.record("no path then, one now: retried"); return }
+            guard case .doNotRetry = await decision(URLError(.networkConnectionLost)) else { Issue.record("a peer's reset is not retried"); return }
+            guard case .doNotRetry = await decision(URLError(.cannotConnectToHost)) else { Issue.record("a refused connection is not retried"); return }
             withExtendedLifetime(session) {}
         }
 

@@ -78,9 +78,9 @@ extension InProcessMonitors {
             let manager = try #require(namespace.enter { NetworkReachabilityManager(host: namespace.outerAddress) })
             let heard = listen(manager)
             #expect(heard.waitFor(.reachable(.ethernetOrWiFi), within: Self.bound))
-            try namespace.inside(["addr", "del", "\(namespace.innerAddress)/30", "dev", namespace.inner])
+            try namespace.inside(["addr", "del", "\(namespace.innerAddress)/29", "dev", namespace.inner])
             #expect(heard.waitFor(.notReachable, within: Self.bound))
-            try namespace.inside(["addr", "add", "\(namespace.innerAddress)/30", "dev", namespace.inner])
+            try namespace.inside(["addr", "add", "\(namespace.innerAddress)/29", "dev", namespace.inner])
             #expect(heard.waitFor(.reachable(.ethernetOrWiFi), within: Self.bound))
             manager.stopListening()
         }

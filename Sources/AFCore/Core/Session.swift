@@ -95,7 +95,12 @@ open class Session: @unchecked Sendable {
     }
 
     /// Creates a session. CA files (`SSL_CERT_FILE`, `SSL_CERT_DIR`) and proxy variables are read
-    /// from `environment`, the process's by default.
+    /// from `environment`, the process's by default. With `followsNetworkChanges` (the default),
+    /// a connection whose path goes (its address removed, its interface down or without carrier,
+    /// the route to its peer gone or moved) is reset at once, so a request on it fails with
+    /// `URLError.networkConnectionLost` (which retriers retry) instead of waiting out its
+    /// timeout, and a request with no usable path fails with `URLError.notConnectedToInternet`.
+    /// `tcpKeepAlive` probes quiet connections (nil: no probes).
     public init(configuration: URLSessionConfiguration = URLSessionConfiguration.af.default,
                 delegate: SessionDelegate = SessionDelegate(),
                 rootQueue: DispatchQueue = DispatchQueue(label: "org.alamofire.session.rootQueue"),
@@ -110,6 +115,8 @@ open class Session: @unchecked Sendable {
                 eventMonitors: [any EventMonitor] = [],
                 httpVersionPolicy: HTTPVersionPolicy = .automatic,
                 decompressionLimit: DecompressionLimit? = .default,
+                followsNetworkChanges: Bool = true,
+                tcpKeepAlive: TCPKeepAlive? = .default,
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.delegate = delegate
         let serialRootQueue = rootQueue === DispatchQueue.main
@@ -138,7 +145,8 @@ open class Session: @unchecked Sendable {
                                               httpVersion: httpVersionPolicy, decompressionLimit: decompressionLimit)
         let perHost = max(1, configuration.httpMaximumConnectionsPerHost)
         engine = CurlEngine(limits: .init(maximumConnectionsPerHost: perHost,
-                                          maximumCachedConnections: max(128, perHost * 4)),
+                                          maximumCachedConnections: max(128, perHost * 4),
+                                          followsNetworkChanges: followsNetworkChanges, tcpKeepAlive: tcpKeepAlive),
                             name: "org.alamofire.session.engine")
     }
 

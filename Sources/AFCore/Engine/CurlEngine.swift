@@ -13,6 +13,9 @@ final class CurlEngine: @unchecked Sendable {
     struct Limits: Sendable {
         var maximumConnectionsPerHost: Int
         var maximumCachedConnections: Int
+        /// Whether connections follow the host's network (see `NetworkPathWatch`).
+        var followsNetworkChanges = true
+        var tcpKeepAlive: TCPKeepAlive? = .default
     }
 
     private static let globalInit: Void = {
@@ -36,6 +39,8 @@ final class CurlEngine: @unchecked Sendable {
     private let multiLock = NSLock()
     /// Where the engine thread waits while nothing runs; nil if it could not be made.
     private let parking = EngineParking()
+    /// The engine's connections and the network changes they follow.
+    let paths: NetworkPathWatch
     private let commands = Protected(EngineCommandQueue())
     /// Wake-ups counted under the commands' lock and not sent yet (see `enqueue`).
     private let wakeUpsUnderWay = Atomic<Int>(0)
@@ -76,7 +81,9 @@ final class CurlEngine: @unchecked Sendable {
         afc_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         afc_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limits.maximumConnectionsPerHost)
         afc_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, limits.maximumCachedConnections)
+        paths = NetworkPathWatch(follows: limits.followsNetworkChanges, keepAlive: limits.tcpKeepAlive)
         parking?.noteSockets(of: multi)
+        if paths.monitor >= 0 { parking?.watchInput(paths.monitor) }
         // The thread keeps the engine alive until `run()` returns after a shutdown.
         let thread = Thread { [self] in run() }
         thread.name = name
@@ -178,10 +185,17 @@ final class CurlEngine: @unchecked Sendable {
             }) {
                 multiLock.unlock()
                 waiters.forEach { $0() }
-                parking.wait(milliseconds: wait)
+                let pathChanged = parking.wait(milliseconds: wait, flagging: paths.monitor)
                 commands.withLock { $0.unpark(parking) }
                 keptConnection = nil
                 multiLock.lock()
+                if pathChanged { paths.monitorIsReady() }
+            } else if paths.monitor >= 0 {
+                // The network's changes wake the engine too, and are taken in before the
+                // commands that came with them.
+                var monitor = curl_waitfd(fd: paths.monitor, events: Int16(CURL_WAIT_POLLIN), revents: 0)
+                curl_multi_poll(multi, &monitor, 1, more ? 0 : wait, nil)
+                if monitor.revents != 0 { paths.monitorIsReady() }
             } else {
                 curl_multi_poll(multi, nil, 0, more ? 0 : wait, nil)
             }
@@ -267,6 +281,7 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     private func add(_ transfer: Transfer, paused: Bool) {
+        paths.catchUp()
         guard let handle = pool.popLast() ?? EasyHandle() else {
             return failBeforeStart(transfer, CurlFailure(code: CURLE_OUT_OF_MEMORY, message: "curl_easy_init failed"))
         }
@@ -359,6 +374,7 @@ final class CurlEngine: @unchecked Sendable {
         // `ended` is set: no wake-up starts any more; those counted before end in a moment.
         while wakeUpsUnderWay.load(ordering: .acquiring) > 0 { sched_yield() }
         curl_multi_cleanup(multi)
+        paths.close()
         parking?.close()
     }
 }

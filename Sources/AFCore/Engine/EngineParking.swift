@@ -20,8 +20,14 @@ struct EngineParking: @unchecked Sendable {
         note.initialize(to: afc_socket_note())
     }
 
-    /// Waits for a signal, the timer, a watched socket, or `milliseconds`.
-    func wait(milliseconds: Int32) { afc_park_wait(epoll, milliseconds) }
+    /// Waits for a signal, the timer, a watched socket, or `milliseconds`; true when `flagged`
+    /// (a descriptor given to `watchInput`) was ready.
+    func wait(milliseconds: Int32, flagging flagged: Int32 = -1) -> Bool {
+        afc_park_wait(epoll, milliseconds, flagged) == 1
+    }
+
+    /// Wakes the wait whenever `fd` has input, for as long as the parking lives.
+    func watchInput(_ fd: Int32) { _ = afc_park_add(epoll, fd) }
 
     /// Wakes the waiting engine.
     func signal() { afc_park_signal(event) }

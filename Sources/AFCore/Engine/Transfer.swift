@@ -101,6 +101,11 @@ final class Transfer: @unchecked Sendable {
         var decompressionError: URLError?
         var trustError: AFError?
         var trustPending: ServerTrustEvaluationPending?
+        /// What curl's socket callback is handed (see `NetworkPathWatch`).
+        var socketSlot = afc_socket_slot()
+        /// The engine's count of connections reset for their path when the transfer started.
+        var pathDropsAtStart: UInt = 0
+        var paths: NetworkPathWatch?
     }
     private let state: UnsafeMutablePointer<EngineState> = {
         let state = UnsafeMutablePointer<EngineState>.allocate(capacity: 1)
@@ -161,6 +166,14 @@ final class Transfer: @unchecked Sendable {
     /// Set when the trust evaluator rejected the server; reported instead of curl's TLS error.
     private var trustError: AFError? { get { state.pointee.trustError } _modify { yield &state.pointee.trustError } }
     private var trustPending: ServerTrustEvaluationPending? { get { state.pointee.trustPending } _modify { yield &state.pointee.trustPending } }
+    private var pathDropsAtStart: UInt { get { state.pointee.pathDropsAtStart } _modify { yield &state.pointee.pathDropsAtStart } }
+    /// Where `socketSlot` lives: in the state's memory, which stays put until `deinit`.
+    private var socketSlot: UnsafeMutablePointer<afc_socket_slot> {
+        (UnsafeMutableRawPointer(state) + MemoryLayout<EngineState>.offset(of: \EngineState.socketSlot)!)
+            .assumingMemoryBound(to: afc_socket_slot.self)
+    }
+    /// The engine's path watch, while the transfer runs.
+    private var paths: NetworkPathWatch? { get { state.pointee.paths } _modify { yield &state.pointee.paths } }
 
     /// `parsedURLs` and `standingOptions`: the session's, where the URL is found parsed (or parsed now)
     /// and the standing options found made (or made now).
@@ -216,7 +229,9 @@ final class Transfer: @unchecked Sendable {
             return false
         }
         let context = Unmanaged.passUnretained(self).toOpaque()
+        let paths = engine.paths
         handle.prepare(standing: standing) { handle in
+            if let sockets = paths.sockets { afc_easy_setopt_path_sockets(handle.raw, sockets) }
             handle.set(CURLOPT_PROTOCOLS_STR, string: "http,https")
             handle.set(CURLOPT_WRITEFUNCTION, callback: transferWriteCallback)
             handle.set(CURLOPT_HEADERFUNCTION, callback: transferHeaderCallback)
@@ -226,6 +241,12 @@ final class Transfer: @unchecked Sendable {
         handle.setURL(spec.url, parsed: parsedURL)
         handle.set(CURLOPT_WRITEDATA, pointer: context)
         handle.set(CURLOPT_HEADERDATA, pointer: context)
+        if paths.sockets != nil {
+            self.paths = paths
+            socketSlot.pointee = afc_socket_slot(sockets: paths.sockets, refused: 0)
+            pathDropsAtStart = paths.drops
+            handle.set(CURLOPT_OPENSOCKETDATA, pointer: UnsafeMutableRawPointer(socketSlot))
+        }
         if let uploadFile = spec.uploadFile {
             guard let reader = prepare(CURLE_READ_ERROR, { () throws(URLError) in try FileUploadReader(url: uploadFile) })
             else { return false }
@@ -547,8 +568,8 @@ final class Transfer: @unchecked Sendable {
                     message = "cannot connect to the Unix socket at \(socket)" + (message.map { " (\($0))" } ?? "")
                 }
                 failure = CurlFailure(code: result, message: message,
-                                      localError: uploadError ?? writeFailure ?? decompressionError, afError: trustError ?? uploadAFError,
-                                      trustPending: trustPending)
+                                      localError: uploadError ?? writeFailure ?? decompressionError ?? networkFailure(result, message: message),
+                                      afError: trustError ?? uploadAFError, trustPending: trustPending)
             }
         }
         var outcome = TransferOutcome(head: parser.completed, body: body, failure: failure,
@@ -564,8 +585,34 @@ final class Transfer: @unchecked Sendable {
         uploadPump = nil
         downloadWriter = nil
         handle = nil
+        paths = nil
         phase = .finished
         return outcome
+    }
+
+    /// The failure's `URLError` when the host's network explains it: no usable path to connect
+    /// over (`notConnectedToInternet`), or a connection reset because its path went
+    /// (`networkConnectionLost`, marked `isCausedByNetworkChange`).
+    private func networkFailure(_ result: CURLcode, message: String?) -> URLError? {
+        guard let paths, paths.follows else { return nil }
+        func failure(_ code: URLError.Code, _ reason: String, changed: Bool = false) -> URLError {
+            var userInfo: [String: Any] = [NSLocalizedDescriptionKey: reason + (message.map { " (\($0))" } ?? "")]
+            if let url = spec.requestURL { userInfo[NSURLErrorFailingURLErrorKey] = url }
+            if changed { userInfo[URLError.networkChangeKey] = true }
+            return URLError(code, userInfo: userInfo)
+        }
+        switch result {
+        case CURLE_COULDNT_CONNECT where socketSlot.pointee.refused != 0:
+            return failure(.notConnectedToInternet, "No usable network path leads to the host: no route, or its interface is down")
+        case CURLE_COULDNT_RESOLVE_HOST where afc_path_any_route() == 0:
+            return failure(.notConnectedToInternet, "The host name could not be resolved, and this host has no usable route to the network")
+        case CURLE_COULDNT_CONNECT, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_HTTP2,
+             CURLE_HTTP2_STREAM, CURLE_SSL_CONNECT_ERROR:
+            guard paths.drops != pathDropsAtStart else { return nil }
+            return failure(.networkConnectionLost, "The network connection was lost: the host's network changed", changed: true)
+        default:
+            return nil
+        }
     }
 
     private static func readTimings(_ handle: EasyHandle) -> CurlTimings {

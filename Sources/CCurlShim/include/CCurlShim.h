@@ -9,6 +9,7 @@
 #include "CCurlShimRevocation.h"
 #include "CCurlShimDeflate.h"
 #include "CCurlShimPark.h"
+#include "CCurlShimPath.h"
 
 #pragma clang assume_nonnull begin
 

@@ -16,8 +16,12 @@ int afc_park_open(int *epoll_fd, int *event_fd, int *timer_fd);
 /// Closes all three.
 void afc_park_close(int epoll_fd, int event_fd, int timer_fd);
 /// Waits until the eventfd is signalled, the timer fires, a watched socket is ready, or
-/// `timeout_ms` passed (-1: no limit).
-void afc_park_wait(int epoll_fd, int timeout_ms);
+/// `timeout_ms` passed (-1: no limit); 1 when `flag_fd` (added with afc_park_add; -1: none) was
+/// among the ready descriptors, else 0.
+int afc_park_wait(int epoll_fd, int timeout_ms, int flag_fd);
+
+/// Watches `fd` for input for as long as the set lives (level-triggered: it must be drained).
+int afc_park_add(int epoll_fd, int fd);
 /// Clears a signal (so it does not wake a later wait).
 void afc_park_clear_signal(int event_fd);
 /// Disarms the timer (so it does not wake a later wait).

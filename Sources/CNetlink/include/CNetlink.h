@@ -47,6 +47,11 @@ int afn_current_namespace(void);
 /// for the call (which needs CAP_SYS_ADMIN) and back.
 int afn_open_in(int ns_fd, int monitor);
 
+/// Runs `body(context)` with the calling thread in the network namespace `ns_fd` refers to:
+/// directly when it is there, else switched into it for the call (which needs CAP_SYS_ADMIN)
+/// and back. 0, or -1 with errno when it could not switch (`body` not run).
+int afn_run_in(int ns_fd, void (*_Nonnull body)(void *_Nullable), void *_Nullable context);
+
 /// Moves the calling thread into the network namespace at `path` (say /run/netns/NAME): 0, or
 /// -1 with errno. For tests, which make their own namespaces.
 int afn_enter_namespace(const char *path);

@@ -1,0 +1,72 @@
+import CCurlShim
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How an engine's connections follow the host's network: a netlink socket that hears link,
+/// address and route changes, and the set of sockets curl opened through the engine. After a
+/// change, every connection whose path is gone is reset, so a transfer on it fails at once
+/// (`URLError.networkConnectionLost`) and a pooled one is never reused; a new connection is
+/// refused when no usable path leads to its peer (`URLError.notConnectedToInternet`). Loopback
+/// connections are never touched, and nothing here runs per request unless a connection leads
+/// off the host. Used only by the holder of the engine's lock.
+final class NetworkPathWatch {
+    /// The netlink socket; -1 when the session does not follow the network or netlink is refused.
+    let monitor: Int32
+    /// The sockets of the engine's connections; nil when it could not be made (curl then opens
+    /// and closes sockets itself).
+    let sockets: OpaquePointer?
+    let follows: Bool
+
+    init(follows: Bool, keepAlive: TCPKeepAlive?) {
+        self.follows = follows
+        monitor = follows ? afc_path_monitor_open() : -1
+        sockets = follows || keepAlive != nil
+            ? afc_path_sockets_new(follows ? 1 : 0, keepAlive?.socketSettings ?? afc_keepalive()) : nil
+    }
+
+    /// Whether a change could matter now: some connection leads off the host.
+    private var hasExposedConnections: Bool {
+        guard let sockets else { return false }
+        return afc_path_sockets_exposed(sockets) > 0
+    }
+
+    /// How many connections were reset for their path, in all.
+    var drops: UInt {
+        guard let sockets else { return 0 }
+        return afc_path_sockets_drops(sockets)
+    }
+
+    /// The monitor socket was ready: reads what it heard and resets the connections whose path
+    /// is gone.
+    func monitorIsReady() {
+        guard afc_path_monitor_drain(monitor) == 1, let sockets else { return }
+        afc_path_sockets_drop_dead(sockets)
+    }
+
+    /// Before a transfer starts: takes in a change the engine has not read yet, so the transfer
+    /// does not go out on a connection whose path just went. One non-blocking read, and only
+    /// while a connection leads off the host.
+    func catchUp() {
+        guard monitor >= 0, hasExposedConnections else { return }
+        monitorIsReady()
+    }
+
+    /// Closes the monitor and frees the socket set; after the multi handle is cleaned up (its
+    /// connections close through the set).
+    func close() {
+        if monitor >= 0 { Glibc.close(monitor) }
+        if let sockets { afc_path_sockets_free(sockets) }
+    }
+}
+
+extension TCPKeepAlive {
+    /// The settings in the shim's form (whole seconds, at least one).
+    var socketSettings: afc_keepalive {
+        func seconds(_ value: TimeInterval) -> Int32 {
+            guard value.isFinite, value > 0 else { return 1 }
+            return Int32(min(value.rounded(.up), 86_400 * 24))
+        }
+        return afc_keepalive(idle: seconds(idle), interval: seconds(interval), count: Int32(max(1, min(count, 127))))
+    }
+}
