@@ -16,7 +16,8 @@ import FoundationNetworking
 /// request that found no path (`notConnectedToInternet`): the path came back meanwhile. Other
 /// failures with the network there have another cause (a refused connection, a name that does
 /// not exist) and are left to the next retrier: compose it with a `RetryPolicy` in an
-/// `Interceptor`.
+/// `Interceptor`. A request it sent again because the network came back gets one more try if
+/// that attempt fails within two seconds (a link that has just come back may still be settling).
 public final class OfflineRetrier: RequestInterceptor, @unchecked Sendable {
     /// How long a request waits for the network by default: 5 seconds.
     public static let defaultWait: DispatchTimeInterval = .seconds(5)
@@ -45,6 +46,7 @@ public final class OfflineRetrier: RequestInterceptor, @unchecked Sendable {
 
     /// A request waiting for the network.
     private struct Waiter {
+        var request: UUID
         var completion: @Sendable (RetryResult) -> Void
         /// Whether it is retried at once when the network is there at its failure.
         var retriesAtOnce: Bool
@@ -62,7 +64,15 @@ public final class OfflineRetrier: RequestInterceptor, @unchecked Sendable {
     private struct State {
         var nextWaiter = 0
         var burst: Burst?
+        /// Requests sent again because the network came back, and when: a path that has just
+        /// come back may still refuse the first connection (a neighbour not resolved yet, a link
+        /// still settling), which then gets one more try.
+        var released: [UUID: TimeInterval] = [:]
     }
+
+    /// How long after the network came back a failure of the request sent then is still
+    /// taken for the path settling.
+    static let settling: TimeInterval = 2
 
     private let makeMonitor: () -> NetworkReachabilityManager?
     /// The network namespace of the thread that made the retrier, where its monitors are made
@@ -112,8 +122,13 @@ public final class OfflineRetrier: RequestInterceptor, @unchecked Sendable {
                       completion: @escaping @Sendable (RetryResult) -> Void) {
         guard isOfflineError(error) else { return completion(.doNotRetry) }
         let urlError = Self.urlError(in: error)
-        let pathCameBack = urlError?.isCausedByNetworkChange == true || urlError?.code == .notConnectedToInternet
-        let waiter = Waiter(completion: completion,
+        let now = ProcessInfo.processInfo.systemUptime
+        let settling = state.withLock { state -> Bool in
+            state.released = state.released.filter { now - $0.value < Self.settling }
+            return state.released.removeValue(forKey: request.id) != nil
+        }
+        let pathCameBack = settling || urlError?.isCausedByNetworkChange == true || urlError?.code == .notConnectedToInternet
+        let waiter = Waiter(request: request.id, completion: completion,
                             retriesAtOnce: pathCameBack && request.retryCount < Self.maximumImmediateRetries)
         queue.async { self.wait(waiter) }
     }
@@ -155,6 +170,10 @@ public final class OfflineRetrier: RequestInterceptor, @unchecked Sendable {
             if case .reachable = status {
                 answers = burst.waiting.values.map { ($0, !first || $0.retriesAtOnce ? .retry : .doNotRetry) }
                 burst.waiting.removeAll()
+                if !first {
+                    let now = ProcessInfo.processInfo.systemUptime
+                    answers.forEach { state.released[$0.0.request] = now }
+                }
             }
             state.burst = burst
             return answers

@@ -83,7 +83,6 @@ final class CurlEngine: @unchecked Sendable {
         afc_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, limits.maximumCachedConnections)
         paths = NetworkPathWatch(follows: limits.followsNetworkChanges, keepAlive: limits.tcpKeepAlive)
         parking?.noteSockets(of: multi)
-        if paths.monitor >= 0 { parking?.watchInput(paths.monitor) }
         // The thread keeps the engine alive until `run()` returns after a shutdown.
         let thread = Thread { [self] in run() }
         thread.name = name
@@ -138,6 +137,12 @@ final class CurlEngine: @unchecked Sendable {
         multiLock.lock()
         _ = perform(.start(transfer))
         let stillRunning = parking.perform(multi)
+        // A connection off the host that the parked engine does not watch the network for yet:
+        // it does from now (the engine thread's own pass would only see it after its wait).
+        if paths.needsWatching, !paths.isWatched {
+            parking.watchInput(paths.monitor, true)
+            paths.isWatched = true
+        }
         var timeout = -1
         curl_multi_timeout(multi, &timeout)
         let now = DispatchTime.now().uptimeNanoseconds
@@ -180,6 +185,13 @@ final class CurlEngine: @unchecked Sendable {
             let wait = expireIdleTransfers()
             // With nothing running, the engine waits outside curl, so that the next start's
             // caller may send it at once (see `drive`).
+            let watchesPaths = paths.needsWatching
+            if watchesPaths != paths.isWatched {
+                // Starting to watch: what the monitor heard meanwhile is taken in first.
+                if watchesPaths { paths.monitorIsReady() }
+                if let parking { parking.watchInput(paths.monitor, watchesPaths) }
+                paths.isWatched = watchesPaths
+            }
             if !more, running.isEmpty, let parking, let waiters = commands.withLock({
                 $0.park(until: DispatchTime.now().uptimeNanoseconds + UInt64(wait) * 1_000_000, connection: keptConnection)
             }) {
@@ -190,7 +202,7 @@ final class CurlEngine: @unchecked Sendable {
                 keptConnection = nil
                 multiLock.lock()
                 if pathChanged { paths.monitorIsReady() }
-            } else if paths.monitor >= 0 {
+            } else if watchesPaths {
                 // The network's changes wake the engine too, and are taken in before the
                 // commands that came with them.
                 var monitor = curl_waitfd(fd: paths.monitor, events: Int16(CURL_WAIT_POLLIN), revents: 0)

@@ -26,8 +26,10 @@ struct EngineParking: @unchecked Sendable {
         afc_park_wait(epoll, milliseconds, flagged) == 1
     }
 
-    /// Wakes the wait whenever `fd` has input, for as long as the parking lives.
-    func watchInput(_ fd: Int32) { _ = afc_park_add(epoll, fd) }
+    /// Makes the wait wake whenever `fd` has input (`watched`), or no longer.
+    func watchInput(_ fd: Int32, _ watched: Bool) {
+        if watched { _ = afc_park_add(epoll, fd) } else { afc_park_unwatch(epoll, fd) }
+    }
 
     /// Wakes the waiting engine.
     func signal() { afc_park_signal(event) }

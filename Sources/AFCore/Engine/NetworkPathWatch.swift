@@ -25,6 +25,14 @@ final class NetworkPathWatch {
             ? afc_path_sockets_new(follows ? 1 : 0, keepAlive?.socketSettings ?? afc_keepalive()) : nil
     }
 
+    /// Whether the engine's waits include the monitor (see `needsWatching`).
+    var isWatched = false
+
+    /// Whether the engine's waits must wake for the network's changes: only while some
+    /// connection leads off the host. Otherwise (loopback only, or no connection) a change
+    /// cannot matter and does not wake the engine; its messages wait in the socket.
+    var needsWatching: Bool { monitor >= 0 && hasExposedConnections }
+
     /// Whether a change could matter now: some connection leads off the host.
     private var hasExposedConnections: Bool {
         guard let sockets else { return false }
