@@ -53,7 +53,8 @@ let package = Package(
             cSettings: [.enableWarning("all"), .treatAllWarnings(as: .error)],
             linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto"), .linkedLibrary("z")]
         ),
-        .target(name: "AFCore", dependencies: ["CCurlShim"], swiftSettings: strict),
+        // CNetlink: the monitor socket that lets connections follow the host's network changes.
+        .target(name: "AFCore", dependencies: ["CCurlShim", "CNetlink"], swiftSettings: strict),
         .target(name: "AFAuth", dependencies: ["AFCore"], swiftSettings: strict),
         .target(name: "AFTrust", dependencies: ["AFCore", "CCurlShim"], swiftSettings: strict),
         .target(name: "AFCache", dependencies: ["AFCore", "CSQLite"], swiftSettings: strict),

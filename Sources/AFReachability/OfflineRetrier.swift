@@ -80,7 +80,7 @@ public final class OfflineRetrier: RequestInterceptor, @unchecked Sendable {
     private let namespace: Int32 = afn_current_namespace()
     private let maximumWait: DispatchTimeInterval
     private let isOfflineError: @Sendable (any Error) -> Bool
-    /// Read and changed on `queue` only (behind a lock all the same: the class is Sendable).
+    /// The burst is read and changed on `queue`; `released` also by `retry`, on the caller's side.
     private let state = Protected(State())
     private let queue = DispatchQueue(label: "org.alamofire.offlineRetrier")
 

@@ -3,45 +3,12 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <ifaddrs.h>
-#include <linux/netlink.h>
-#include <linux/rtnetlink.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-int afc_path_monitor_open(void) {
-    int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_ROUTE);
-    if (fd < 0) return -1;
-    struct sockaddr_nl address = {
-        .nl_family = AF_NETLINK,
-        .nl_groups = RTMGRP_LINK | RTMGRP_IPV4_IFADDR | RTMGRP_IPV6_IFADDR | RTMGRP_IPV4_ROUTE | RTMGRP_IPV6_ROUTE,
-    };
-    if (bind(fd, (struct sockaddr *)&address, sizeof(address)) != 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
-
-int afc_path_monitor_drain(int fd) {
-    char buffer[8192];
-    int any = 0;
-    for (;;) {
-        ssize_t length = recv(fd, buffer, sizeof(buffer), MSG_DONTWAIT);
-        if (length > 0) {
-            any = 1;
-        } else if (length < 0 && errno == ENOBUFS) {
-            any = 1;  // messages were lost: something changed all the same
-        } else if (length < 0 && errno == EINTR) {
-            continue;
-        } else {
-            return any;
-        }
-    }
-}
 
 // MARK: Paths
 
@@ -169,6 +136,8 @@ void afc_path_sockets_free(afc_path_sockets *sockets) {
 }
 
 size_t afc_path_sockets_exposed(const afc_path_sockets *sockets) { return sockets->exposed; }
+
+int afc_path_sockets_follow(const afc_path_sockets *sockets) { return sockets->follow; }
 
 unsigned long afc_path_sockets_drops(const afc_path_sockets *sockets) { return sockets->drops; }
 

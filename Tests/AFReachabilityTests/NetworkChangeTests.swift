@@ -102,15 +102,52 @@ extension InProcessMonitors {
             }
         }
 
-        private static func session(in namespace: NetworkNamespace, recorder: ErrorRecorder, timeout: TimeInterval = 20,
-                                    followsNetworkChanges: Bool = true) -> Session {
-            namespace.enter {
-                let configuration = URLSessionConfiguration.af.default
-                configuration.timeoutIntervalForRequest = timeout
-                return Session(configuration: configuration,
-                               interceptor: Interceptor(retriers: [recorder, RetryPolicy(),
-                                                                   OfflineRetrier(maximumWait: .seconds(20))]),
-                               followsNetworkChanges: followsNetworkChanges)
+        /// A namespace, a path server in the test's own namespace (on the outer end, or on the
+        /// address only the default route reaches), and a Session in the namespace configured as
+        /// Alamofire users configure it, with an error recorder first. `end()` removes it all.
+        final class Setup: @unchecked Sendable {
+            let namespace: NetworkNamespace
+            let server: PathServer
+            let serverAddress: String
+            let recorder = ErrorRecorder()
+            let session: Session
+
+            init(serverBeyondTheDefaultRoute: Bool = false, timeout: TimeInterval = 20) throws {
+                let namespace = try NetworkNamespace()
+                let serverAddress = serverBeyondTheDefaultRoute ? namespace.farAddress : namespace.outerAddress
+                do {
+                    server = try PathServer(address: serverAddress)
+                } catch {
+                    namespace.remove()
+                    throw error
+                }
+                self.namespace = namespace
+                self.serverAddress = serverAddress
+                let recorder = recorder
+                session = namespace.enter {
+                    let configuration = URLSessionConfiguration.af.default
+                    configuration.timeoutIntervalForRequest = timeout
+                    return Session(configuration: configuration,
+                                   interceptor: Interceptor(retriers: [recorder, RetryPolicy(),
+                                                                       OfflineRetrier(maximumWait: .seconds(20))]))
+                }
+            }
+
+            var url: String { "http://\(serverAddress):\(server.port)" }
+
+            /// Sends a request the server holds (it answers only a later attempt) and waits until
+            /// the server has it, from the namespace's address.
+            func requestHeldByTheServer() -> Task<DataResponse<String, AFError>, Never> {
+                let path = "/slow/\(uniqueKey())"
+                let request = session.request(url + path + "?seconds=40")
+                let response = Task { await request.serializingString().response }
+                #expect(server.waitForRequest(path) == namespace.innerAddress)
+                return response
+            }
+
+            func end() {
+                server.stop()
+                namespace.remove()
             }
         }
 
@@ -118,62 +155,44 @@ extension InProcessMonitors {
         static let bound: TimeInterval = 1.5
 
         @Test func aRequestAfterARenumberingGoesOutOnANewConnectionAtOnce() async throws {
-            let namespace = try NetworkNamespace()
-            defer { namespace.remove() }
-            let server = try PathServer(address: namespace.outerAddress)
-            defer { server.stop() }
-            let recorder = ErrorRecorder()
-            let session = Self.session(in: namespace, recorder: recorder)
-            let url = "http://\(namespace.outerAddress):\(server.port)"
-            #expect(await session.request(url + "/from").serializingString().response.value == namespace.innerAddress)
+            let setup = try Setup()
+            defer { setup.end() }
+            let (namespace, session, recorder) = (setup.namespace, setup.session, setup.recorder)
+            #expect(await session.request(setup.url + "/from").serializingString().response.value == namespace.innerAddress)
 
             try namespace.renumber()
             let started = Date()
-            let request = session.request(url + "/from")
+            let request = session.request(setup.url + "/from")
             let response = await request.serializingString().response
             let elapsed = Date().timeIntervalSince(started)
             #expect(response.value == namespace.spareAddress, "the request should come from the new address")
             #expect(elapsed < Self.bound, "took \(elapsed) s: it waited on the pooled connection of the old address")
             #expect(request.retryCount == 0 && recorder.seen.isEmpty, "no attempt should have failed: \(recorder.seen)")
-            #expect(server.log == ["\(namespace.innerAddress) /from", "\(namespace.spareAddress) /from"])
-            withExtendedLifetime(session) {}
+            #expect(setup.server.log == ["\(namespace.innerAddress) /from", "\(namespace.spareAddress) /from"])
         }
 
         @Test func aRequestInFlightDuringARenumberingIsSentAgainOverTheNewAddress() async throws {
-            let namespace = try NetworkNamespace()
-            defer { namespace.remove() }
-            let server = try PathServer(address: namespace.outerAddress)
-            defer { server.stop() }
-            let recorder = ErrorRecorder()
-            let session = Self.session(in: namespace, recorder: recorder)
-            let path = "/slow/\(uniqueKey())"
-            let request = session.request("http://\(namespace.outerAddress):\(server.port)\(path)?seconds=40")
-            let response = Task { await request.serializingString().response }
-            #expect(server.waitForRequest(path) == namespace.innerAddress)
+            let setup = try Setup()
+            defer { setup.end() }
+            let response = setup.requestHeldByTheServer()
 
-            try namespace.renumber()
+            try setup.namespace.renumber()
             let renumbered = Date()
             let result = await response.value
             let elapsed = Date().timeIntervalSince(renumbered)
-            #expect(result.value == namespace.spareAddress)
+            #expect(result.value == setup.namespace.spareAddress)
             #expect(elapsed < Self.bound, "took \(elapsed) s after the new address was usable")
-            #expect(recorder.seen.first?.code == .networkConnectionLost && recorder.seen.first?.isCausedByNetworkChange == true,
-                    "the attempt on the old address should end as a lost connection: \(recorder.seen)")
-            withExtendedLifetime(session) {}
+            let seen = setup.recorder.seen
+            #expect(seen.first?.code == .networkConnectionLost && seen.first?.isCausedByNetworkChange == true,
+                    "the attempt on the old address should end as a lost connection: \(seen)")
         }
 
         /// The carrier goes for `outage` (while a request waits for its answer), then returns.
         private func carrierLoss(lasting outage: TimeInterval, requestTimeout: TimeInterval) async throws {
-            let namespace = try NetworkNamespace()
-            defer { namespace.remove() }
-            let server = try PathServer(address: namespace.outerAddress)
-            defer { server.stop() }
-            let recorder = ErrorRecorder()
-            let session = Self.session(in: namespace, recorder: recorder, timeout: requestTimeout)
-            let path = "/slow/\(uniqueKey())"
-            let request = session.request("http://\(namespace.outerAddress):\(server.port)\(path)?seconds=40")
-            let response = Task { await request.serializingString().response }
-            #expect(server.waitForRequest(path) == namespace.innerAddress)
+            let setup = try Setup(timeout: requestTimeout)
+            defer { setup.end() }
+            let (namespace, recorder) = (setup.namespace, setup.recorder)
+            let response = setup.requestHeldByTheServer()
 
             try NetworkNamespace.run(["link", "set", namespace.outer, "down"])
             let lost = Date()
@@ -194,7 +213,6 @@ extension InProcessMonitors {
             // OfflineRetrier gives it one more try.)
             #expect(duringOutage.dropFirst().allSatisfy { $0.code == .notConnectedToInternet },
                     "attempts without carrier should fail at once for want of a path: \(duringOutage)")
-            withExtendedLifetime(session) {}
         }
 
         @Test func aShortCarrierLoss() async throws {
@@ -206,17 +224,11 @@ extension InProcessMonitors {
         }
 
         @Test func theDefaultRouteRemovedAndRestored() async throws {
-            let namespace = try NetworkNamespace()
-            defer { namespace.remove() }
             // Only the default route leads to this server.
-            let server = try PathServer(address: namespace.farAddress)
-            defer { server.stop() }
-            let recorder = ErrorRecorder()
-            let session = Self.session(in: namespace, recorder: recorder)
-            let path = "/slow/\(uniqueKey())"
-            let request = session.request("http://\(namespace.farAddress):\(server.port)\(path)?seconds=40")
-            let response = Task { await request.serializingString().response }
-            #expect(server.waitForRequest(path) == namespace.innerAddress)
+            let setup = try Setup(serverBeyondTheDefaultRoute: true)
+            defer { setup.end() }
+            let (namespace, recorder) = (setup.namespace, setup.recorder)
+            let response = setup.requestHeldByTheServer()
 
             try namespace.inside(["route", "del", "default"])
             // The lost connection, then RetryPolicy's two attempts for want of a route; then
@@ -232,7 +244,6 @@ extension InProcessMonitors {
                     "\(recorder.seen)")
             #expect(recorder.seen.count >= 2 && recorder.seen.dropFirst().allSatisfy { $0.code == .notConnectedToInternet },
                     "\(recorder.seen)")
-            withExtendedLifetime(session) {}
         }
 
         @Test func aRequestStartedWithoutCarrierFailsAtOnce() async throws {

@@ -137,12 +137,9 @@ final class CurlEngine: @unchecked Sendable {
         multiLock.lock()
         _ = perform(.start(transfer))
         let stillRunning = parking.perform(multi)
-        // A connection off the host that the parked engine does not watch the network for yet:
-        // it does from now (the engine thread's own pass would only see it after its wait).
-        if paths.needsWatching, !paths.isWatched {
-            parking.watchInput(paths.monitor, true)
-            paths.isWatched = true
-        }
+        // A connection off the host opened here is watched from now: the parked engine's own pass
+        // would only see it after its wait.
+        paths.syncWatch(parking)
         var timeout = -1
         curl_multi_timeout(multi, &timeout)
         let now = DispatchTime.now().uptimeNanoseconds
@@ -185,13 +182,7 @@ final class CurlEngine: @unchecked Sendable {
             let wait = expireIdleTransfers()
             // With nothing running, the engine waits outside curl, so that the next start's
             // caller may send it at once (see `drive`).
-            let watchesPaths = paths.needsWatching
-            if watchesPaths != paths.isWatched {
-                // Starting to watch: what the monitor heard meanwhile is taken in first.
-                if watchesPaths { paths.monitorIsReady() }
-                if let parking { parking.watchInput(paths.monitor, watchesPaths) }
-                paths.isWatched = watchesPaths
-            }
+            let watchesPaths = paths.syncWatch(parking)
             if !more, running.isEmpty, let parking, let waiters = commands.withLock({
                 $0.park(until: DispatchTime.now().uptimeNanoseconds + UInt64(wait) * 1_000_000, connection: keptConnection)
             }) {

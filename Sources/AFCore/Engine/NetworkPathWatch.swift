@@ -1,10 +1,11 @@
 import CCurlShim
+import CNetlink
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// How an engine's connections follow the host's network: a netlink socket that hears link,
-/// address and route changes, and the set of sockets curl opened through the engine. After a
+/// How an engine's connections follow the host's network: CNetlink's monitor socket, which hears
+/// link, address and route changes, and the set of sockets curl opened through the engine. After a
 /// change, every connection whose path is gone is reset, so a transfer on it fails at once
 /// (`URLError.networkConnectionLost`) and a pooled one is never reused; a new connection is
 /// refused when no usable path leads to its peer (`URLError.notConnectedToInternet`). Loopback
@@ -16,22 +17,29 @@ final class NetworkPathWatch {
     /// The sockets of the engine's connections; nil when it could not be made (curl then opens
     /// and closes sockets itself).
     let sockets: OpaquePointer?
-    let follows: Bool
 
     init(follows: Bool, keepAlive: TCPKeepAlive?) {
-        self.follows = follows
-        monitor = follows ? afc_path_monitor_open() : -1
+        monitor = follows ? afn_open_monitor() : -1
         sockets = follows || keepAlive != nil
             ? afc_path_sockets_new(follows ? 1 : 0, keepAlive?.socketSettings ?? afc_keepalive()) : nil
     }
 
-    /// Whether the engine's waits include the monitor (see `needsWatching`).
-    var isWatched = false
+    /// Whether the engine's waits include the monitor (see `syncWatch`).
+    private(set) var isWatched = false
 
-    /// Whether the engine's waits must wake for the network's changes: only while some
-    /// connection leads off the host. Otherwise (loopback only, or no connection) a change
-    /// cannot matter and does not wake the engine; its messages wait in the socket.
-    var needsWatching: Bool { monitor >= 0 && hasExposedConnections }
+    /// Makes the engine's waits (curl's, and `parking`'s) wake for the network's changes only
+    /// while some connection leads off the host: otherwise (loopback only, or no connection) a
+    /// change cannot matter, and its messages wait in the socket. What the monitor heard before
+    /// the watch starts is taken in first. Returns whether the waits watch the monitor now.
+    @discardableResult
+    func syncWatch(_ parking: EngineParking?) -> Bool {
+        let needed = monitor >= 0 && hasExposedConnections
+        guard needed != isWatched else { return needed }
+        if needed { monitorIsReady() }
+        parking?.watchInput(monitor, needed)
+        isWatched = needed
+        return needed
+    }
 
     /// Whether a change could matter now: some connection leads off the host.
     private var hasExposedConnections: Bool {
@@ -39,16 +47,10 @@ final class NetworkPathWatch {
         return afc_path_sockets_exposed(sockets) > 0
     }
 
-    /// How many connections were reset for their path, in all.
-    var drops: UInt {
-        guard let sockets else { return 0 }
-        return afc_path_sockets_drops(sockets)
-    }
-
     /// The monitor socket was ready: reads what it heard and resets the connections whose path
     /// is gone.
     func monitorIsReady() {
-        guard afc_path_monitor_drain(monitor) == 1, let sockets else { return }
+        guard afn_drain(monitor) != 0, let sockets else { return }
         afc_path_sockets_drop_dead(sockets)
     }
 

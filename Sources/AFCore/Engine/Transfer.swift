@@ -105,7 +105,6 @@ final class Transfer: @unchecked Sendable {
         var socketSlot = afc_socket_slot()
         /// The engine's count of connections reset for their path when the transfer started.
         var pathDropsAtStart: UInt = 0
-        var paths: NetworkPathWatch?
     }
     private let state: UnsafeMutablePointer<EngineState> = {
         let state = UnsafeMutablePointer<EngineState>.allocate(capacity: 1)
@@ -172,8 +171,6 @@ final class Transfer: @unchecked Sendable {
         (UnsafeMutableRawPointer(state) + MemoryLayout<EngineState>.offset(of: \EngineState.socketSlot)!)
             .assumingMemoryBound(to: afc_socket_slot.self)
     }
-    /// The engine's path watch, while the transfer runs.
-    private var paths: NetworkPathWatch? { get { state.pointee.paths } _modify { yield &state.pointee.paths } }
 
     /// `parsedURLs` and `standingOptions`: the session's, where the URL is found parsed (or parsed now)
     /// and the standing options found made (or made now).
@@ -241,10 +238,9 @@ final class Transfer: @unchecked Sendable {
         handle.setURL(spec.url, parsed: parsedURL)
         handle.set(CURLOPT_WRITEDATA, pointer: context)
         handle.set(CURLOPT_HEADERDATA, pointer: context)
-        if paths.sockets != nil {
-            self.paths = paths
-            socketSlot.pointee = afc_socket_slot(sockets: paths.sockets, refused: 0)
-            pathDropsAtStart = paths.drops
+        if let sockets = paths.sockets {
+            socketSlot.pointee = afc_socket_slot(sockets: sockets, refused: 0)
+            pathDropsAtStart = afc_path_sockets_drops(sockets)
             handle.set(CURLOPT_OPENSOCKETDATA, pointer: UnsafeMutableRawPointer(socketSlot))
         }
         if let uploadFile = spec.uploadFile {
@@ -585,7 +581,6 @@ final class Transfer: @unchecked Sendable {
         uploadPump = nil
         downloadWriter = nil
         handle = nil
-        paths = nil
         phase = .finished
         return outcome
     }
@@ -594,7 +589,8 @@ final class Transfer: @unchecked Sendable {
     /// over (`notConnectedToInternet`), or a connection reset because its path went
     /// (`networkConnectionLost`, marked `isCausedByNetworkChange`).
     private func networkFailure(_ result: CURLcode, message: String?) -> URLError? {
-        guard let paths, paths.follows else { return nil }
+        // The engine's socket set outlives its transfers' outcomes (it is freed after curl's).
+        guard let sockets = socketSlot.pointee.sockets, afc_path_sockets_follow(sockets) != 0 else { return nil }
         func failure(_ code: URLError.Code, _ reason: String, changed: Bool = false) -> URLError {
             var userInfo: [String: Any] = [NSLocalizedDescriptionKey: reason + (message.map { " (\($0))" } ?? "")]
             if let url = spec.requestURL { userInfo[NSURLErrorFailingURLErrorKey] = url }
@@ -608,7 +604,7 @@ final class Transfer: @unchecked Sendable {
             return failure(.notConnectedToInternet, "The host name could not be resolved, and this host has no usable route to the network")
         case CURLE_COULDNT_CONNECT, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_HTTP2,
              CURLE_HTTP2_STREAM, CURLE_SSL_CONNECT_ERROR:
-            guard paths.drops != pathDropsAtStart else { return nil }
+            guard afc_path_sockets_drops(sockets) != pathDropsAtStart else { return nil }
             return failure(.networkConnectionLost, "The network connection was lost: the host's network changed", changed: true)
         default:
             return nil

@@ -1,5 +1,5 @@
 // Connections that follow the host's network. The engine hears link, address and route changes
-// on a netlink socket (a trigger only: nothing in the messages is read), opens curl's sockets
+// on CNetlink's monitor socket (a trigger only: nothing in the messages is read), opens curl's sockets
 // itself so that it knows each one and its peer, and after a change disconnects every socket
 // whose path is gone (its local address removed, its interface down or without carrier, no
 // route to its peer, or the route moved to another interface). curl then sees a reset
@@ -11,14 +11,6 @@
 #include <sys/socket.h>
 
 #pragma clang assume_nonnull begin
-
-/// A non-blocking, close-on-exec NETLINK_ROUTE socket subscribed to link, IPv4/IPv6 address and
-/// IPv4/IPv6 route changes, in the calling thread's network namespace; -1 when refused.
-int afc_path_monitor_open(void);
-
-/// Reads and drops every pending message of a monitor socket: 1 when there were any (or the
-/// kernel dropped some for want of room), else 0.
-int afc_path_monitor_drain(int fd);
 
 /// The sockets a multi handle's connections use, with what each was opened to.
 typedef struct afc_path_sockets afc_path_sockets;
@@ -42,6 +34,9 @@ void afc_path_sockets_free(afc_path_sockets *sockets);
 /// How many open sockets lead off this host (to a peer other than loopback): only those can
 /// lose their path.
 size_t afc_path_sockets_exposed(const afc_path_sockets *sockets);
+
+/// Whether the set refuses sockets that have no usable path (see afc_path_sockets_new).
+int afc_path_sockets_follow(const afc_path_sockets *sockets);
 
 /// How many times afc_path_sockets_drop_dead disconnected a socket, in all.
 unsigned long afc_path_sockets_drops(const afc_path_sockets *sockets);
