@@ -75,7 +75,8 @@ let package = Package(
                 path: "Plugins/AFMetrics", swiftSettings: strict),
         .target(name: "AFTracing", dependencies: ["AFCore", .product(name: "Tracing", package: "swift-distributed-tracing")],
                 path: "Plugins/AFTracing", swiftSettings: strict),
-        .target(name: "AFServiceLifecycle", dependencies: ["AFCore", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+        .target(name: "AFServiceLifecycle", dependencies: ["AFCore", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                                                   .product(name: "UnixSignals", package: "swift-service-lifecycle")],
                 path: "Plugins/AFServiceLifecycle", swiftSettings: strict),
         // Loopback servers and helpers shared by the test targets.
         .target(name: "CTestSpawn", path: "Tests/CTestSpawn", cSettings: [.enableWarning("all"), .treatAllWarnings(as: .error)]),

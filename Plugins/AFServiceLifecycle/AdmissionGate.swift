@@ -8,13 +8,15 @@ public struct SessionServiceShuttingDown: Error, CustomStringConvertible, Sendab
     public var description: String { "the session is shutting down and takes no new requests" }
 }
 
-/// Lets requests in until it is closed, then only the attempts (retries) of requests admitted
-/// before; knows when the last admitted request has finished. Built on AFCore's public hooks: an
-/// adapter (admission) and an event monitor (ends of requests).
+/// Lets requests in until it is closed; then stops the retries of those admitted before and
+/// knows when the last of them has finished. Built on AFCore's public hooks: an adapter
+/// (admission) and an event monitor (the admitted requests and their ends).
 final class AdmissionGate: RequestInterceptor, EventMonitor, Sendable {
     private struct State {
         var closed = false
         var admitted: Set<UUID> = []
+        /// The admitted requests seen since their admission, whose retries a close stops.
+        var requests: [UUID: Request] = [:]
         var idleWaiters: [@Sendable () -> Void] = []
     }
 
@@ -39,9 +41,19 @@ final class AdmissionGate: RequestInterceptor, EventMonitor, Sendable {
         completion(closed ? .failure(SessionServiceShuttingDown()) : .success(urlRequest))
     }
 
+    func request(_ request: Request, didAdaptInitialRequest initialRequest: URLRequest, to adaptedRequest: URLRequest) {
+        let closed = state.withLock { gate -> Bool in
+            guard gate.admitted.contains(request.id) else { return false }
+            if !gate.closed { gate.requests[request.id] = request }
+            return gate.closed
+        }
+        if closed { request.stopRetrying(because: SessionServiceShuttingDown()) }
+    }
+
     func requestDidFinish(_ request: Request) {
         let waiters = state.withLock { gate -> [@Sendable () -> Void] in
             gate.admitted.remove(request.id)
+            gate.requests.removeValue(forKey: request.id)
             guard gate.closed, gate.admitted.isEmpty else { return [] }
             defer { gate.idleWaiters = [] }
             return gate.idleWaiters
@@ -49,9 +61,14 @@ final class AdmissionGate: RequestInterceptor, EventMonitor, Sendable {
         waiters.forEach { $0() }
     }
 
-    /// Refuses new requests from now on.
+    /// Refuses new requests from now on, and stops the retries of those admitted.
     func close() {
-        state.withLock { $0.closed = true }
+        let admitted = state.withLock { gate -> [Request] in
+            gate.closed = true
+            defer { gate.requests = [:] }
+            return Array(gate.requests.values)
+        }
+        admitted.forEach { $0.stopRetrying(because: SessionServiceShuttingDown()) }
     }
 
     /// Waits until no admitted request is left, or `timeout` passed; whether none is left.

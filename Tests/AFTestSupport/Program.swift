@@ -55,18 +55,50 @@ package final class StartedProgram: Sendable {
         self.output = output
     }
 
-    /// Kills it (SIGKILL: a child spawned from a dispatch thread inherits its blocked SIGTERM)
-    /// and waits for its end.
+    /// Kills it (SIGKILL) and waits for its end.
     package func stop() {
         kill(pid, SIGKILL)
         _ = try? waitForEnd(of: pid)
         try? output.close()
     }
+
+    /// Sends it `signal`.
+    package func send(_ signal: Int32) {
+        kill(pid, signal)
+    }
+
+    /// Waits for its end (off the caller's thread); its exit status, as `ProgramRun.status`.
+    package func end() async throws -> Int32 {
+        let pid = pid
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try waitForEnd(of: pid) }) }
+        }
+    }
+
+    /// Reads its output until a line holding `marker`; that line, or nil when the output ended first.
+    package func line(containing marker: String) async -> String? {
+        let output = output
+        return await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var pending = Data()
+                while true {
+                    let chunk = output.availableData
+                    if chunk.isEmpty { return continuation.resume(returning: nil) }
+                    pending.append(chunk)
+                    while let newline = pending.firstIndex(of: 0x0a) {
+                        let line = String(decoding: pending[..<newline], as: UTF8.self)
+                        pending.removeSubrange(...newline)
+                        if line.contains(marker) { return continuation.resume(returning: line) }
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Starts the program at `path` with `arguments` (see `runProgram`), its standard output a pipe
-/// to read, its input and errors `/dev/null`.
-package func startProgram(_ path: String, _ arguments: [String]) throws -> StartedProgram {
+/// to read, its input and errors `/dev/null`. `environment`: this process's when nil.
+package func startProgram(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws -> StartedProgram {
     var ends: [Int32] = [-1, -1]
     guard pipe(&ends) == 0 else { throw ProgramFailure.errno("pipe") }
     ends.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
@@ -76,7 +108,7 @@ package func startProgram(_ path: String, _ arguments: [String]) throws -> Start
         close(ends[1])
     }
     do {
-        let pid = try spawn(path, arguments, environment: nil, directory: nil, descriptors: (null, ends[1], null))
+        let pid = try spawn(path, arguments, environment: environment, directory: nil, descriptors: (null, ends[1], null))
         return StartedProgram(pid: pid, output: FileHandle(fileDescriptor: ends[0], closeOnDealloc: true))
     } catch {
         close(ends[0])

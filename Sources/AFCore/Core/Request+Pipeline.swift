@@ -95,15 +95,16 @@ extension Request {
 
     /// A task was made for the attempt: start, hold or cancel it as the request's state says.
     func didCreateTask(_ task: SessionTask) {
-        let (state, handler) = mutableState.withLock { state in
+        let (state, handler, pastDeadline) = mutableState.withLock { state in
             state.tasks.append(task)
-            return (state.state, state.taskHandler)
+            return (state.state, state.taskHandler, Self.cancelsNewTask(&state))
         }
         if let handler {
             let urlSessionTask = urlSessionTask(for: task)
             handler.queue.async { handler.handler(urlSessionTask) }
         }
         emit { $0.request(self, didCreateTask: self.urlSessionTask(for: task)) }
+        if pastDeadline { return task.cancel() }
         switch state {
         case .resumed:
             // Emitted first: once resumed, the engine may report the response to the same
@@ -160,20 +161,32 @@ extension Request {
     }
 
     /// Resets the request for another attempt; false (nothing changed) when it was cancelled,
-    /// which then ends it.
+    /// which then ends it, or its retries were stopped, which ends it here or already did.
     func prepareForRetry() -> Bool {
-        let retries = mutableState.withLock { state -> Bool in
-            guard state.state != .cancelled else { return false }
+        enum Outcome { case retry, none, end(AFError) }
+        let outcome = mutableState.withLock { state -> Outcome in
+            guard state.state != .cancelled else { return .none }
+            guard state.retryScheduled else { return .none }  // ended by a stop of its retries
+            state.retryScheduled = false
+            if let stop = state.retryStop { return .end(stop.endingError(state.error ?? .explicitlyCancelled)) }
             state.retryCount += 1
             state.error = nil
             state.hasFinished = false
             state.responseSerializerCompletions.removeAll()
             state.responseSerializerProcessingFinished = false
             state.serializerAwaitingRetry = nil
-            return true
+            return .retry
         }
-        if retries { emit { $0.requestIsRetrying(self) } }
-        return retries
+        switch outcome {
+        case .retry:
+            emit { $0.requestIsRetrying(self) }
+            return true
+        case .none:
+            return false
+        case let .end(error):
+            underlyingQueue.async { self.endInsteadOfRetrying(with: error) }
+            return false
+        }
     }
 
     /// Ends the request (once per attempt) with `error` if given, and runs its serializers.

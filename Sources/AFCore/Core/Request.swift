@@ -45,6 +45,17 @@ public class Request: @unchecked Sendable {
         /// A serializer's result waiting on the retry a retrier asked for: delivered instead if
         /// the request is cancelled before that retry begins.
         var serializerAwaitingRetry: (@Sendable () -> Void)?
+        /// Set once retries were stopped (`stopRetrying(because:)`, the deadline): what the
+        /// request ends with instead of another attempt.
+        var retryStop: RetryStop?
+        /// A retrier is deciding about the failure `error`; `stop` ends that wait with a final error.
+        var retryDecision: (error: AFError, stop: @Sendable (AFError) -> Void)?
+        /// A retrier asked for another attempt, which has not begun (it may wait for its delay).
+        var retryScheduled = false
+        /// Whether `deadline(after:)` was set, and whether it passed (an attempt made from then
+        /// on is cancelled at once).
+        var hasDeadline = false
+        var deadlinePassed = false
         var urlRequestHandler: (queue: DispatchQueue, handler: @Sendable (URLRequest) -> Void)?
         var taskHandler: (queue: DispatchQueue, handler: @Sendable (URLSessionTask) -> Void)?
         var httpResponseHandler: (queue: DispatchQueue, handler: HTTPResponseHandler, holdsBody: Bool)?

@@ -152,19 +152,37 @@ extension Session: RequestDelegate {
 
     public func retryResult(for request: Request, dueTo error: AFError,
                             completion: @escaping @Sendable (RetryResult) -> Void) {
+        if let stopped = request.retryStopError(for: error) {
+            return rootQueue.async(recording: request.handOffs) { completion(.doNotRetryWithError(stopped)) }
+        }
         guard let retrier = retrier(for: request) else {
             return rootQueue.async(recording: request.handOffs) { completion(.doNotRetry) }
         }
-        let decided = CalledOnce<RetryResult> { result in
+        // Either the retrier's answer or a stop of the request's retries (its deadline, a
+        // shutdown) ends the wait, whichever comes first.
+        enum Decision { case answered(RetryResult), stopped(AFError) }
+        let decided = CalledOnce<Decision> { decision in
             self.rootQueue.async(recording: request.handOffs) {
-                guard let retryError = result.error else { return completion(result) }
-                completion(.doNotRetryWithError(AFError.requestRetryFailed(retryError: retryError, originalError: error)))
+                switch decision {
+                case let .stopped(stopError):
+                    completion(.doNotRetryWithError(stopError))
+                case let .answered(result):
+                    guard let retryError = result.error else { return completion(result) }
+                    completion(.doNotRetryWithError(AFError.requestRetryFailed(retryError: retryError, originalError: error)))
+                }
             }
         }
-        retrier.retry(request, for: self, dueTo: error) { decided($0) }
+        guard request.awaitRetryDecision(dueTo: error, stop: { decided(.stopped($0)) }) else {
+            return decided(.stopped(request.retryStopError(for: error) ?? error))
+        }
+        retrier.retry(request, for: self, dueTo: error) { result in
+            request.retryDecided()
+            decided(.answered(result))
+        }
     }
 
     public func retryRequest(_ request: Request, withDelay timeDelay: TimeInterval?) {
+        request.retryWasScheduled()
         let retry: @Sendable () -> Void = {
             guard request.prepareForRetry() else { return }
             self.build(request)

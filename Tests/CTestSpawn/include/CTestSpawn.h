@@ -5,7 +5,8 @@
 
 /// Starts the program at `path` with `argv` and `envp` (both NULL-terminated), in `directory`
 /// (NULL: the caller's), its standard input, output and error being `input`, `output` and
-/// `errors`; every other descriptor is closed in the child. Returns the child's pid, or -1 with
+/// `errors`; every other descriptor is closed in the child, which starts with no signal blocked
+/// and SIGTERM and SIGINT at their default actions. Returns the child's pid, or -1 with
 /// errno set.
 pid_t afts_spawn(const char *path, char *const argv[], char *const envp[], const char *directory,
                  int input, int output, int errors);

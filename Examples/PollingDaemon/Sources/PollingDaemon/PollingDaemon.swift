@@ -35,7 +35,9 @@ struct PollingDaemon {
         let configuration = URLSessionConfiguration.af.default
         configuration.urlCache = try SQLiteURLCache(fileURL: options.cacheFile)
 
-        let sessionService = SessionService(gracePeriod: .seconds(10)) { gate, gateMonitor in
+        // The group's signals: the grace period starts with the group's shutdown, although the
+        // group reaches this service only after the poller (services shut down in reverse order).
+        let sessionService = SessionService(gracePeriod: .seconds(10), gracefulShutdownSignals: [.sigterm, .sigint]) { gate, gateMonitor in
             Session(configuration: configuration,
                     interceptor: Interceptor(adapters: [], retriers: [OfflineRetrier()], interceptors: [gate, authentication]),
                     eventMonitors: [gateMonitor, LoggingEventMonitor(logger: logger), MetricsEventMonitor(prefix: "polling_daemon"),

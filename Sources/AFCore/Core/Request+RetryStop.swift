@@ -1,0 +1,73 @@
+import Foundation
+
+/// What a request ends with once its retries were stopped, made from the error of its last
+/// failure.
+struct RetryStop: Sendable {
+    let endingError: @Sendable (_ lastFailure: AFError) -> AFError
+}
+
+extension Request {
+    /// Ends the request's retries, as a service shutting down does: an attempt in flight may
+    /// still finish, but no retrier is asked again; one deciding now (waiting for the network,
+    /// refreshing a token) and a retry waiting for its delay end the request at once. It then
+    /// fails with `AFError.requestRetryFailed(retryError: reason, originalError:)`, the original
+    /// error being its last failure. Callable from any queue; only the first call counts.
+    public func stopRetrying(because reason: any Error) {
+        stopRetrying(RetryStop { .requestRetryFailed(retryError: reason, originalError: $0) })
+    }
+
+    func stopRetrying(_ stop: RetryStop) {
+        enum Action { case none, decide(@Sendable (AFError) -> Void, AFError), end(AFError) }
+        let action = mutableState.withLock { state -> Action in
+            guard state.retryStop == nil else { return .none }
+            state.retryStop = stop
+            if let decision = state.retryDecision.take() {
+                return .decide(decision.stop, stop.endingError(decision.error))
+            }
+            guard state.retryScheduled, state.state != .cancelled else { return .none }
+            state.retryScheduled = false
+            return .end(stop.endingError(state.error ?? .explicitlyCancelled))
+        }
+        switch action {
+        case .none: break
+        case let .decide(decide, error): decide(error)
+        case let .end(error): underlyingQueue.async { self.endInsteadOfRetrying(with: error) }
+        }
+    }
+
+    /// The error retries were stopped with for a failure `error`, if they were.
+    func retryStopError(for error: AFError) -> AFError? {
+        mutableState.withLock { $0.retryStop }?.endingError(error)
+    }
+
+    /// A retrier is about to decide about `error`; `stop` ends its wait if retries are stopped
+    /// meanwhile. False (and `stop` not kept) when they already are.
+    func awaitRetryDecision(dueTo error: AFError, stop: @escaping @Sendable (AFError) -> Void) -> Bool {
+        mutableState.withLock { state in
+            guard state.retryStop == nil else { return false }
+            state.retryDecision = (error, stop)
+            return true
+        }
+    }
+
+    /// The retrier decided: a stop no longer ends its wait.
+    func retryDecided() {
+        mutableState.withLock { $0.retryDecision = nil }
+    }
+
+    /// A retry was decided and will begin (after its delay, if any).
+    func retryWasScheduled() {
+        mutableState.withLock { $0.retryScheduled = true }
+    }
+
+    /// A scheduled retry that will not begin: a serializer waiting on it delivers what it had,
+    /// otherwise the request finishes with `error`.
+    func endInsteadOfRetrying(with error: AFError) {
+        let delivery = mutableState.withLock { $0.serializerAwaitingRetry.take() }
+        if let delivery {
+            responseSerializerDidComplete(completion: delivery)
+        } else {
+            finish(error: error)
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import AFCore
+import AFServiceLifecycle
+import AFTestSupport
+import Foundation
+import Logging
+import Synchronization
+import ServiceLifecycle
+import UnixSignals
+import Testing
+
+/// The grace period starts with the group's graceful shutdown wherever the SessionService
+/// stands among the services, and no request is retried once it started. The SIGTERM cases run
+/// a daemon in a child process (this test binary, running `ChildDaemon`) and time its exit.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct ShutdownOrderTests {
+    static let childOrder = "AF_LIFECYCLE_CHILD_ORDER"
+    static let childURL = "AF_LIFECYCLE_CHILD_URL"
+    static let childGrace = "AF_LIFECYCLE_CHILD_GRACE"
+
+    @Test(arguments: ["session-first", "session-last"])
+    func sigtermEndsTheDaemonWithinItsGracePeriod(order: String) async throws {
+        _ = TestServers.shared
+        let grace = 2.0
+        var environment = ProcessInfo.processInfo.environment
+        environment[Self.childOrder] = order
+        environment[Self.childURL] = Server.faults("/stall")
+        environment[Self.childGrace] = "\(grace)"
+        let child = try startProgram(CommandLine.arguments[0],
+                                     ["--testing-library", "swift-testing", "--filter", "ChildDaemon"],
+                                     environment: environment)
+        let ready = await child.line(containing: "AF-CHILD-READY")
+        #expect(ready != nil, "the child's request went out")
+        // A watchdog, not a wait: a child that outlives its grace period by far is killed, so
+        // that the test fails rather than hangs.
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(grace + 10))
+            child.send(SIGKILL)
+        }
+        defer { watchdog.cancel() }
+        let signalled = ContinuousClock.now
+        child.send(SIGTERM)
+        let stopped = await child.line(containing: "AF-CHILD-STOPPED")
+        let status = try await child.end()
+        let took = ContinuousClock.now - signalled
+        #expect(stopped?.contains("error=none") == true, "the group ended without an error: \(stopped ?? "no line")")
+        #expect(status == 0)
+        // The stalled request never answers: without the grace period's start at the signal,
+        // the child would run until the test's time limit.
+        #expect(took < .seconds(grace + 1), "exit \(took) after SIGTERM, grace period \(grace) s")
+    }
+
+    @Test func aRetryWaitingForItsDelayEndsWhenTheShutdownStarts() async throws {
+        _ = TestServers.shared
+        let service = SessionService(interceptor: RetryPolicy(exponentialBackoffBase: 2, exponentialBackoffScale: 300),
+                                     gracePeriod: .seconds(30))
+        let group = ServiceGroup(services: [service], logger: Logger(label: "af.test.lifecycle"))
+        let running = Task { try await group.run() }
+        let retried = OneShot()
+        let request = service.session.request(Server.faults("/flaky/\(uniqueKey())?fail=9")).validate()
+            .onURLSessionTaskCreation(on: .global()) { _ in retried.fire() }
+        let outcome = request.serializingData()
+        await retried.wait()  // the first attempt went out; it fails and waits 600 s to retry
+        await group.triggerGracefulShutdown()
+        let error = await outcome.response.error
+        guard case let .requestRetryFailed(retryError, _)? = error else {
+            Issue.record("expected requestRetryFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(retryError is SessionServiceShuttingDown)
+        #expect(request.retryCount == 0)
+        try await running.value
+    }
+
+    @Test func triggerGracefulShutdownStartsTheGracePeriodBeforeTheGroupDoes() async throws {
+        _ = TestServers.shared
+        let service = SessionService(gracePeriod: .milliseconds(300))
+        let user = StalledUser(session: service.session, url: URL(string: Server.faults("/stall"))!, report: { _ in })
+        let group = ServiceGroup(services: [service, user], logger: Logger(label: "af.test.lifecycle"))
+        let running = Task { try await group.run() }
+        await user.inFlight.wait()
+        service.triggerGracefulShutdown()
+        await user.finished.wait()
+        let error = user.outcome
+        #expect(error?.isExplicitlyCancelledError == true, "past the grace period, the request was cancelled")
+        let refused = await service.session.request(Server.http("/get")).serializingData().response.error
+        #expect(refused?.isSessionInvalidatedError == true || refused?.isRequestAdaptationError == true)
+        await group.triggerGracefulShutdown()
+        try await running.value
+    }
+}
+
+/// A service that uses the Session as a poller does: one request (which stalls), then waits
+/// for its graceful shutdown.
+final class StalledUser: Service, Sendable {
+    let session: Session
+    let url: URL
+    let report: @Sendable (String) -> Void
+    let inFlight = OneShot()
+    let finished = OneShot()
+    private let error = Mutex<AFError?>(nil)
+    /// The error the request ended with, once `finished` fired.
+    var outcome: AFError? { error.withLock { $0 } }
+
+    init(session: Session, url: URL, report: @escaping @Sendable (String) -> Void) {
+        self.session = session
+        self.url = url
+        self.report = report
+    }
+
+    func run() async throws {
+        let request = session.request(url).onURLSessionTaskCreation(on: .global()) { [report, inFlight] _ in
+            report("AF-CHILD-READY")
+            inFlight.fire()
+        }
+        let error = await request.serializingData().response.error
+        self.error.withLock { $0 = error }
+        finished.fire()
+        report("AF-CHILD-RESULT \(String(describing: error))")
+        try? await gracefulShutdown()
+    }
+}
+
+/// The daemon the SIGTERM test runs in a child process; skipped otherwise.
+@Suite struct ChildDaemon {
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[ShutdownOrderTests.childOrder] != nil))
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let say: @Sendable (String) -> Void = { line in
+            // Written at once, unbuffered: the parent waits for these lines.
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
+        let grace = Double(environment[ShutdownOrderTests.childGrace] ?? "") ?? 2
+        let service = SessionService(interceptor: RetryPolicy(), gracePeriod: .milliseconds(Int(grace * 1000)),
+                                     gracefulShutdownSignals: [.sigterm])
+        let user = StalledUser(session: service.session, url: URL(string: environment[ShutdownOrderTests.childURL] ?? "")!,
+                               report: say)
+        let services: [any Service] = environment[ShutdownOrderTests.childOrder] == "session-first" ? [service, user] : [user, service]
+        let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm], logger: Logger(label: "af.child"))
+        do {
+            try await group.run()
+            say("AF-CHILD-STOPPED error=none")
+        } catch {
+            say("AF-CHILD-STOPPED error=\(error)")
+        }
+    }
+}
