@@ -14,4 +14,4 @@ exec 3> "$directory/servers-in"
 until [ -s "$directory/servers.json" ]; do sleep 0.2; done
 faults=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['faults'])" "$directory/servers.json")
 .build/debug/PollingDaemon --token-endpoint "$faults/oauth/token" --client example --secret secret \
-    --resource "$faults/oauth/resource/example" --interval 2 --cache "$directory/cache/cache.sqlite" "$@"
+    --resource "$faults/oauth/resource/example" --interval 2 --state "$directory/state" "$@"

@@ -6,7 +6,9 @@ import FoundationNetworking
 
 /// Authenticates requests with one credential, refreshing it when it requires refresh or when a
 /// request fails because of it: one refresh at a time, requests arriving meanwhile wait for it,
-/// and a request refused with an outdated credential is retried with the new one.
+/// and a request refused with an outdated credential is retried with the new one. Without a
+/// credential, one is fetched first when the authenticator can
+/// (`CredentialFetchingAuthenticator`, as `OAuth2Authenticator`).
 public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: RequestInterceptor, @unchecked Sendable {
     /// The credential the authenticator applies and refreshes.
     public typealias Credential = AuthenticatorType.Credential
@@ -48,7 +50,8 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
     /// What to do once the lock is released.
     private enum Step {
         case none
-        case refresh(Credential)
+        /// Refresh this credential; fetch a first one when nil.
+        case refresh(Credential?)
         case fail(any Error, [PendingAdaptation], [@Sendable (RetryResult) -> Void])
     }
 
@@ -70,9 +73,10 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
         set { state.withLock { $0.credential = newValue } }
     }
 
-    /// Creates an interceptor; without a credential, requests fail with
+    /// Creates an interceptor. Without a credential, the first request fetches one when the
+    /// authenticator can (`CredentialFetchingAuthenticator`); otherwise requests fail with
     /// `AuthenticationError.missingCredential` until one is set. A nil `refreshWindow` never
-    /// counts refreshes.
+    /// counts refreshes (fetches included).
     public init(authenticator: AuthenticatorType, credential: Credential? = nil,
                 refreshWindow: RefreshWindow? = RefreshWindow()) {
         self.authenticator = authenticator
@@ -83,8 +87,13 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
 
     public func adapt(_ urlRequest: URLRequest, for session: Session,
                       completion: @escaping @Sendable (Result<URLRequest, any Error>) -> Void) {
+        let fetches = authenticator is any CredentialFetchingAuthenticator
         let decision = state.withLock { state -> AdaptDecision in
-            guard let credential = state.credential else { return .missing }
+            guard let credential = state.credential else {
+                guard fetches else { return .missing }
+                state.pendingAdaptations.append(PendingAdaptation(urlRequest: urlRequest, completion: completion))
+                return .wait(startRefresh(of: nil, in: &state))
+            }
             guard credential.requiresRefresh else { return .apply(credential) }
             state.pendingAdaptations.append(PendingAdaptation(urlRequest: urlRequest, completion: completion))
             return .wait(startRefresh(of: credential, in: &state))
@@ -131,7 +140,7 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
     // MARK: Refreshing
 
     /// Under the lock: starts a refresh unless one is running or too many ran recently.
-    private func startRefresh(of credential: Credential, in state: inout State) -> Step {
+    private func startRefresh(of credential: Credential?, in state: inout State) -> Step {
         guard !state.isRefreshing else { return .none }
         let now = ProcessInfo.processInfo.systemUptime
         if let window = state.refreshWindow {
@@ -156,10 +165,29 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
             break
         case let .fail(error, adaptations, retries):
             finish(.failure(error), adaptations: adaptations, retries: retries)
-        case let .refresh(credential):
+        case let .refresh(credential?):
             queue.async {
                 self.authenticator.refresh(credential, for: session) { result in self.refreshed(result) }
             }
+        case .refresh(nil):
+            queue.async {
+                guard let fetching = self.authenticator as? any CredentialFetchingAuthenticator else {
+                    return self.refreshed(.failure(AuthenticationError.missingCredential))
+                }
+                Self.fetch(with: fetching, for: session) { result in self.refreshed(result) }
+            }
+        }
+    }
+
+    /// Fetches a first credential with `fetching`, which is `authenticator` (so its credential
+    /// is of this interceptor's type).
+    private static func fetch<Fetching: CredentialFetchingAuthenticator>(
+        with fetching: Fetching, for session: Session,
+        completion: @escaping @Sendable (Result<Credential, any Error>) -> Void) {
+        fetching.fetchCredential(for: session) { result in
+            completion(result.flatMap { fetched in
+                (fetched as? Credential).map { .success($0) } ?? .failure(AuthenticationError.missingCredential)
+            })
         }
     }
 

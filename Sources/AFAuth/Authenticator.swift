@@ -33,6 +33,16 @@ public protocol Authenticator: AnyObject, Sendable {
     func isRequest(_ urlRequest: URLRequest, authenticatedWith credential: Credential) -> Bool
 }
 
+/// An authenticator that can get a first credential with none to refresh (an AF addition):
+/// OAuth 2.0's client credentials grant, say. An `AuthenticationInterceptor` without a credential
+/// fetches one with it before the first request, where it would otherwise fail with
+/// `AuthenticationError.missingCredential`.
+public protocol CredentialFetchingAuthenticator: Authenticator {
+    /// Gets a new credential from nothing, calling `completion` once with it or the error.
+    /// Must not send its own request through an interceptor that uses this authenticator.
+    func fetchCredential(for session: Session, completion: @escaping @Sendable (Result<Credential, any Error>) -> Void)
+}
+
 /// Why an `AuthenticationInterceptor` could not authenticate a request.
 public enum AuthenticationError: Error, Sendable {
     /// The interceptor has no credential.

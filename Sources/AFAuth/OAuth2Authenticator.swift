@@ -4,10 +4,14 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Refreshes `OAuth2Credential`s at a token endpoint (RFC 6749): with the refresh_token grant
-/// when the credential has a refresh token, else with client_credentials. Applies the token as
-/// `Authorization: Bearer`. Use it in an `AuthenticationInterceptor`.
-public final class OAuth2Authenticator: Authenticator, @unchecked Sendable {
+/// Gets and refreshes `OAuth2Credential`s at a token endpoint (RFC 6749): refreshes with the
+/// refresh_token grant when the credential has a refresh token, else with client_credentials;
+/// fetches a first credential with client_credentials. When the endpoint refuses a refresh token
+/// for good (`invalid_grant`: revoked, expired, or forgotten by a restarted server), it starts
+/// over with client_credentials if it has a client secret; without one, the credential is dead:
+/// `didReject` hears it. Applies the token as `Authorization: Bearer`. Use it in an
+/// `AuthenticationInterceptor`.
+public final class OAuth2Authenticator: CredentialFetchingAuthenticator, @unchecked Sendable {
     /// How the client proves who it is to the token endpoint (RFC 6749 §2.3.1).
     public enum ClientAuthentication: Sendable {
         /// HTTP Basic with the client id and secret (what servers must support).
@@ -23,13 +27,17 @@ public final class OAuth2Authenticator: Authenticator, @unchecked Sendable {
     private let clientAuthentication: ClientAuthentication
     private let tokenSession: Session
     private let didRefresh: (@Sendable (OAuth2Credential) -> Void)?
+    private let didReject: (@Sendable (OAuth2Error) -> Void)?
 
     /// Creates an authenticator for `tokenEndpoint`. `tokenSession` sends the token requests (by
     /// default a Session of its own, so they never pass through the interceptor they serve);
-    /// `didRefresh` gets each new credential before requests use it, to persist it.
+    /// `didRefresh` gets each new credential before requests use it, to persist it; `didReject`
+    /// gets the endpoint's `invalid_grant` when a refresh token was refused and no client secret
+    /// could replace it, so that a stored credential that will never work again is dropped.
     public init(tokenEndpoint: URL, clientID: String, clientSecret: String? = nil, scope: String? = nil,
                 clientAuthentication: ClientAuthentication = .basic, tokenSession: Session? = nil,
-                didRefresh: (@Sendable (OAuth2Credential) -> Void)? = nil) {
+                didRefresh: (@Sendable (OAuth2Credential) -> Void)? = nil,
+                didReject: (@Sendable (OAuth2Error) -> Void)? = nil) {
         self.tokenEndpoint = tokenEndpoint
         self.clientID = clientID
         self.clientSecret = clientSecret
@@ -37,6 +45,7 @@ public final class OAuth2Authenticator: Authenticator, @unchecked Sendable {
         self.clientAuthentication = clientAuthentication
         self.tokenSession = tokenSession ?? Session(configuration: URLSessionConfiguration.af.default)
         self.didRefresh = didRefresh
+        self.didReject = didReject
     }
 
     public func apply(_ credential: OAuth2Credential, to urlRequest: inout URLRequest) {
@@ -45,16 +54,50 @@ public final class OAuth2Authenticator: Authenticator, @unchecked Sendable {
 
     public func refresh(_ credential: OAuth2Credential, for session: Session,
                         completion: @escaping @Sendable (Result<OAuth2Credential, any Error>) -> Void) {
-        var form: [String: String]
-        if let refreshToken = credential.refreshToken {
-            form = ["grant_type": "refresh_token", "refresh_token": refreshToken]
-        } else if clientSecret != nil {
-            form = ["grant_type": "client_credentials"]
-        } else {
+        guard let refreshToken = credential.refreshToken else {
+            return fetch(previous: credential, completion: completion)
+        }
+        requestToken(["grant_type": "refresh_token", "refresh_token": refreshToken], previous: credential) { result in
+            guard case let .failure(error as OAuth2Error) = result, error.code == .invalidGrant else {
+                return self.deliver(result, completion: completion)
+            }
+            guard self.clientSecret != nil else {
+                self.didReject?(error)
+                return completion(result)
+            }
+            // The refresh token is dead; the client's own credentials are not.
+            var fresh = credential
+            fresh.refreshToken = nil
+            self.fetch(previous: fresh, completion: completion)
+        }
+    }
+
+    public func fetchCredential(for session: Session,
+                                completion: @escaping @Sendable (Result<OAuth2Credential, any Error>) -> Void) {
+        fetch(previous: OAuth2Credential(accessToken: ""), completion: completion)
+    }
+
+    /// A new credential with the client_credentials grant, if the client has a secret.
+    private func fetch(previous: OAuth2Credential, completion: @escaping @Sendable (Result<OAuth2Credential, any Error>) -> Void) {
+        guard clientSecret != nil else {
             return completion(.failure(OAuth2Error(code: .noGrant, errorDescription:
                 "the credential has no refresh token and the client no secret")))
         }
-        if let scope = scope ?? credential.scope { form["scope"] = scope }
+        requestToken(["grant_type": "client_credentials"], previous: previous) { self.deliver($0, completion: completion) }
+    }
+
+    /// Tells `didRefresh` about a new credential, then `completion`.
+    private func deliver(_ result: Result<OAuth2Credential, any Error>,
+                         completion: @escaping @Sendable (Result<OAuth2Credential, any Error>) -> Void) {
+        if case let .success(credential) = result { didRefresh?(credential) }
+        completion(result)
+    }
+
+    /// Posts `grant` (with the scope and the client's authentication) to the token endpoint.
+    private func requestToken(_ grant: [String: String], previous: OAuth2Credential,
+                              completion: @escaping @Sendable (Result<OAuth2Credential, any Error>) -> Void) {
+        var form = grant
+        if let scope = scope ?? previous.scope { form["scope"] = scope }
         var headers: HTTPHeaders = [.accept("application/json")]
         switch clientAuthentication {
         case .basic:
@@ -63,13 +106,10 @@ public final class OAuth2Authenticator: Authenticator, @unchecked Sendable {
             form["client_id"] = clientID
             if let clientSecret { form["client_secret"] = clientSecret }
         }
-        let previous = credential
         tokenSession.request(tokenEndpoint, method: .post, parameters: form, encoder: URLEncodedFormParameterEncoder.default,
                              headers: headers)
-            .responseData(queue: .global(), emptyResponseCodes: []) { [didRefresh] response in
-                let result = Self.credential(from: response, previous: previous)
-                if case let .success(credential) = result { didRefresh?(credential) }
-                completion(result)
+            .responseData(queue: .global(), emptyResponseCodes: []) { response in
+                completion(Self.credential(from: response, previous: previous))
             }
     }
 

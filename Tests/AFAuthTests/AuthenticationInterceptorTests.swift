@@ -9,9 +9,11 @@ import Testing
 /// AuthenticationInterceptor with the OAuth 2.0 authenticator, against the fault server's token
 /// endpoint and protected resource (Tests/Fixtures/faults.py) and httpbin's /bearer.
 @Suite(.timeLimit(.minutes(1))) struct AuthenticationInterceptorTests {
-    static func authenticator(_ client: String, didRefresh: (@Sendable (OAuth2Credential) -> Void)? = nil) -> OAuth2Authenticator {
-        OAuth2Authenticator(tokenEndpoint: OAuthServer.token, clientID: client, clientSecret: "secret",
-                            tokenSession: makeSession(), didRefresh: didRefresh)
+    static func authenticator(_ client: String, secret: String? = "secret",
+                              didRefresh: (@Sendable (OAuth2Credential) -> Void)? = nil,
+                              didReject: (@Sendable (OAuth2Error) -> Void)? = nil) -> OAuth2Authenticator {
+        OAuth2Authenticator(tokenEndpoint: OAuthServer.token, clientID: client, clientSecret: secret,
+                            tokenSession: makeSession(), didRefresh: didRefresh, didReject: didReject)
     }
 
     static let expired = OAuth2Credential(accessToken: "stale", refreshToken: "rt-0",
@@ -90,7 +92,11 @@ import Testing
 
     @Test func aRefreshFailureFailsEveryWaitingRequestWithTheRefreshError() async throws {
         let client = uniqueKey(), adapted = Gate(opensAfter: 10)
-        let authenticator = GatedAuthenticator(Self.authenticator(client), gate: adapted)
+        // Without a client secret: nothing to start over with once the refresh token is refused.
+        let rejected = Protected<[OAuth2Error]>([])
+        let authenticator = GatedAuthenticator(Self.authenticator(client, secret: nil, didReject: { error in
+            rejected.withLock { $0.append(error) }
+        }), gate: adapted)
         let revoked = OAuth2Credential(accessToken: "stale", refreshToken: "revoked", expiration: Date().addingTimeInterval(-10))
         let interceptor = AuthenticationInterceptor(authenticator: authenticator, credential: revoked)
         let session = makeSession()
@@ -106,6 +112,7 @@ import Testing
         }
         #expect(authenticator.refreshes == 1)
         #expect(interceptor.credential == revoked)
+        #expect(rejected.value.map(\.code) == [.invalidGrant], "the app heard that the credential is dead, once")
         withExtendedLifetime(session) {}
     }
 
@@ -128,9 +135,10 @@ import Testing
         withExtendedLifetime(session) {}
     }
 
-    @Test func withoutACredentialRequestsFailAndSucceedOnceOneIsSet() async throws {
+    @Test func withoutACredentialNorAWayToFetchOneRequestsFailUntilOneIsSet() async throws {
         let client = uniqueKey()
-        let interceptor = AuthenticationInterceptor(authenticator: Self.authenticator(client))
+        // An authenticator that only refreshes (as Alamofire's are): nil means no credential.
+        let interceptor = AuthenticationInterceptor(authenticator: GatedAuthenticator(Self.authenticator(client), gate: Gate(opensAfter: 0)))
         let session = makeSession()
         let failed = await session.request(OAuthServer.resource(client), interceptor: interceptor).serializingData().response
         guard case let .requestAdaptationFailed(error) = failed.error, (error as? AuthenticationError) == .missingCredential else {

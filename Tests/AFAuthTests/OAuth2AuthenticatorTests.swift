@@ -58,13 +58,16 @@ import Testing
         let client = uniqueKey()
         let authenticator = OAuth2Authenticator(tokenEndpoint: OAuthServer.token, clientID: client, clientSecret: "secret",
                                                 tokenSession: makeSession())
-        #expect(oauthError(await refresh(authenticator, OAuth2Credential(accessToken: "a", refreshToken: "revoked")))?.code
+        let secretless = OAuth2Authenticator(tokenEndpoint: OAuthServer.token, clientID: client, tokenSession: makeSession())
+        #expect(oauthError(await refresh(secretless, OAuth2Credential(accessToken: "a", refreshToken: "revoked")))?.code
                 == .invalidGrant)
+        // With the client's secret, a refused refresh token is replaced by client credentials.
+        let replaced = try await refresh(authenticator, OAuth2Credential(accessToken: "a", refreshToken: "revoked")).get()
+        #expect(replaced.accessToken.hasPrefix("at-\(client)-") && replaced.refreshToken != "revoked")
         let broken = OAuth2Authenticator(tokenEndpoint: URL(string: Server.faults("/oauth/token?broken=1"))!, clientID: client,
                                          clientSecret: "secret", tokenSession: makeSession())
         let error = oauthError(await refresh(broken, OAuth2Credential(accessToken: "a", refreshToken: "r")))
         #expect(error?.code == .invalidResponse && error?.statusCode == 500)
-        let secretless = OAuth2Authenticator(tokenEndpoint: OAuthServer.token, clientID: client, tokenSession: makeSession())
         #expect(oauthError(await refresh(secretless, OAuth2Credential(accessToken: "a")))?.code == .noGrant)
     }
 

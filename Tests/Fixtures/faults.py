@@ -62,6 +62,8 @@ Paths:
                     answers 500 with a text body.
   /oauth/resource/KEY  200 {"token": t} when the Bearer token is KEY's latest, else 401
   /oauth/refreshes/KEY how many token requests KEY made (text/plain)
+  /oauth/forget/KEY    forgets the tokens issued to KEY so far, as a restarted token server would:
+                       its access token gets 401, a refresh with one of its refresh tokens invalid_grant
 Anything else: 404.
 """
 import collections
@@ -235,6 +237,7 @@ def drain_body(conn, headers, buffered, digest=None):
 
 oauth_tokens = {}      # client -> its latest access token
 oauth_refreshes = {}   # client -> token requests
+oauth_forgotten = {}   # client -> the refresh tokens up to this number are forgotten
 
 
 def oauth_token(conn, headers, body, query):
@@ -260,6 +263,12 @@ def oauth_token(conn, headers, body, query):
         return answer("401 Unauthorized", {"error": "invalid_client", "error_description": "wrong secret"})
     if grant == "refresh_token" and form.get("refresh_token") == "revoked":
         return answer("400 Bad Request", {"error": "invalid_grant", "error_description": "refresh token revoked"})
+    issued = form.get("refresh_token", "")
+    if grant == "refresh_token" and issued.startswith(f"rt-{client}-"):
+        with accepted_lock:
+            forgotten = oauth_forgotten.get(client, 0)
+        if int(issued.rsplit("-", 1)[1]) <= forgotten:
+            return answer("400 Bad Request", {"error": "invalid_grant", "error_description": "refresh token unknown"})
     if grant not in ("refresh_token", "client_credentials"):
         return answer("400 Bad Request", {"error": "unsupported_grant_type"})
     token = f"at-{client}-{count}"
@@ -387,6 +396,13 @@ def handle(conn):
                     continue
                 if path.startswith("/oauth/resource/"):
                     oauth_resource(conn, path[len("/oauth/resource/"):], headers)
+                    continue
+                if path.startswith("/oauth/forget/"):
+                    client = path[len("/oauth/forget/"):]
+                    with accepted_lock:
+                        oauth_forgotten[client] = oauth_refreshes.get(client, 0)
+                        oauth_tokens.pop(client, None)
+                    respond(conn, "200 OK", b"forgotten")
                     continue
                 if path.startswith("/oauth/refreshes/"):
                     with accepted_lock:

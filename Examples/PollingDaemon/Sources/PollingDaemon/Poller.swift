@@ -20,7 +20,9 @@ struct Poller: Service {
         var polls = 0
         while limit.map({ polls < $0 }) ?? true {
             polls += 1
-            let response = await session.request(resource).validate().serializingDecodable(Answer.self).response
+            // A poll ends within a minute, retries and waits for the network included.
+            let response = await session.request(resource).validate().deadline(after: 60)
+                .serializingDecodable(Answer.self).response
             switch response.result {
             case let .success(answer):
                 logger.info("poll", metadata: ["n": "\(polls)", "token": "\(answer.token.prefix(8))…",

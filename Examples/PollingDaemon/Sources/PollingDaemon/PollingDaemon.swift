@@ -18,7 +18,7 @@ import UnixSignals
 /// and a clean stop on SIGTERM or SIGINT (AFServiceLifecycle).
 ///
 /// usage: PollingDaemon --token-endpoint URL --client ID --secret S --resource URL
-///                      [--interval SECONDS] [--cache FILE] [--polls N]
+///                      [--interval SECONDS] [--state DIRECTORY] [--polls N]
 @main
 struct PollingDaemon {
     static func main() async throws {
@@ -26,14 +26,21 @@ struct PollingDaemon {
         let options = try Options(CommandLine.arguments.dropFirst())
         let logger = Logger(label: "polling-daemon")
 
+        try FileManager.default.createDirectory(at: options.stateDirectory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        // The credential lives on disk between runs (owner-only, replaced whole). With none stored,
+        // the first request fetches one (client credentials); a refresh token the token server
+        // forgot is replaced the same way.
+        let store = CredentialStore<OAuth2Credential>(fileURL: options.stateDirectory.appendingPathComponent("credential.json"))
         let authenticator = OAuth2Authenticator(tokenEndpoint: options.tokenEndpoint, clientID: options.clientID,
-                                                clientSecret: options.secret)
-        // No token yet: an expired one makes the first request fetch one (client credentials).
-        let noToken = OAuth2Credential(accessToken: "", expiration: .distantPast)
-        let authentication = AuthenticationInterceptor(authenticator: authenticator, credential: noToken)
+                                                clientSecret: options.secret,
+                                                didRefresh: { credential in
+                                                    do { try store.save(credential) } catch { logger.error("credential not saved: \(error)") }
+                                                })
+        let authentication = AuthenticationInterceptor(authenticator: authenticator, credential: try store.load())
 
         let configuration = URLSessionConfiguration.af.default
-        configuration.urlCache = try SQLiteURLCache(fileURL: options.cacheFile)
+        configuration.urlCache = try SQLiteURLCache(fileURL: options.stateDirectory.appendingPathComponent("cache.sqlite"))
 
         // The group's signals: the grace period starts with the group's shutdown, although the
         // group reaches this service only after the poller (services shut down in reverse order).
@@ -50,7 +57,7 @@ struct PollingDaemon {
             services: [.init(service: sessionService), .init(service: poller, successTerminationBehavior: .gracefullyShutdownGroup)],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
-        logger.info("started", metadata: ["resource": "\(options.resource)", "cache": "\(options.cacheFile.path)"])
+        logger.info("started", metadata: ["resource": "\(options.resource)", "state": "\(options.stateDirectory.path)"])
         try await group.run()
         logger.info("stopped cleanly")
     }
@@ -63,7 +70,8 @@ struct Options {
     var secret: String
     var resource: URL
     var interval = Duration.seconds(5)
-    var cacheFile = FileManager.default.temporaryDirectory.appendingPathComponent("polling-daemon-cache/cache.sqlite")
+    /// Where the credential and the response cache are kept.
+    var stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("polling-daemon")
     var polls: Int?
 
     struct UsageError: Error, CustomStringConvertible {
@@ -89,7 +97,7 @@ struct Options {
         clientID = client
         self.secret = secret
         if let seconds = values["interval"].flatMap(Double.init) { interval = .milliseconds(Int(seconds * 1000)) }
-        if let path = values["cache"] { cacheFile = URL(fileURLWithPath: path) }
+        if let path = values["state"] { stateDirectory = URL(fileURLWithPath: path, isDirectory: true) }
         polls = values["polls"].flatMap(Int.init)
     }
 }
