@@ -29,6 +29,20 @@ let package = Package(
             ],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
+        // The daemon of AFCore's Daemons article, word for word (check.sh compares them).
+        .executableTarget(
+            name: "SyncDaemon",
+            dependencies: [
+                .product(name: "AFCore", package: "AF"),
+                .product(name: "AFAuth", package: "AF"),
+                .product(name: "AFCache", package: "AF"),
+                .product(name: "AFReachability", package: "AF"),
+                .product(name: "AFServiceLifecycle", package: "AF"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: [.treatAllWarnings(as: .error)]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
