@@ -27,6 +27,10 @@ extension Request: SessionTaskDelegate {
         }
     }
 
+    func taskIsWaitingForConnectivity(_ task: SessionTask) {
+        emitSessionEvent(task) { $0.urlSession($1, taskIsWaitingForConnectivity: $2) }
+    }
+
     func task(_ task: SessionTask, didUpdate progress: TransferProgress) {
         didUpdate(progress, task: task)
     }

@@ -105,6 +105,13 @@ final class CurlEngine: @unchecked Sendable {
     /// streamed body's consumer fell behind), unless the task paused it.
     func resumeFlow(_ transfer: Transfer) { enqueue(.resumeFlow(transfer)) }
 
+    /// Runs `body` at the first change of the host's network heard after the one a transfer
+    /// started with (`Transfer.pathGeneration`); at once if one was heard since. `body` runs on
+    /// the engine thread and must only hand work to another queue. Never after a shutdown.
+    func awaitNetworkChange(since generation: UInt64, _ body: @escaping @Sendable () -> Void) {
+        enqueue(.awaitNetworkChange(since: generation, body))
+    }
+
     /// Cancels every transfer and ends the engine thread; later commands are ignored.
     func shutdown() { enqueue(.shutdown) }
 
@@ -277,6 +284,8 @@ final class CurlEngine: @unchecked Sendable {
             if case let .running(handle) = transfer.phase, !transfer.isSuspended {
                 curl_easy_pause(handle.raw, CURLPAUSE_CONT)
             }
+        case let .awaitNetworkChange(generation, body):
+            paths.awaitChange(since: generation, body)
         case .shutdown:
             return false
         }

@@ -5,6 +5,8 @@ enum EngineCommand {
     case pause(Transfer)
     case unpause(Transfer)
     case resumeFlow(Transfer)
+    /// Run the closure at the first network change heard after the given generation.
+    case awaitNetworkChange(since: UInt64, @Sendable () -> Void)
     case shutdown
 
     /// A start of a transfer for which curl may wait for a connection to multiplex on.

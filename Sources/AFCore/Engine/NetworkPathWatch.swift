@@ -26,6 +26,10 @@ final class NetworkPathWatch {
 
     /// Whether the engine's waits include the monitor (see `syncWatch`).
     private(set) var isWatched = false
+    /// How many times the monitor heard a change.
+    private(set) var generation: UInt64 = 0
+    /// Tasks waiting for connectivity, run at the next change.
+    private var changeWaiters: [@Sendable () -> Void] = []
 
     /// Makes the engine's waits (curl's, and `parking`'s) wake for the network's changes only
     /// while some connection leads off the host: otherwise (loopback only, or no connection) a
@@ -33,7 +37,7 @@ final class NetworkPathWatch {
     /// the watch starts is taken in first. Returns whether the waits watch the monitor now.
     @discardableResult
     func syncWatch(_ parking: EngineParking?) -> Bool {
-        let needed = monitor >= 0 && hasExposedConnections
+        let needed = monitor >= 0 && (hasExposedConnections || !changeWaiters.isEmpty)
         guard needed != isWatched else { return needed }
         if needed { monitorIsReady() }
         parking?.watchInput(monitor, needed)
@@ -50,15 +54,29 @@ final class NetworkPathWatch {
     /// The monitor socket was ready: reads what it heard and resets the connections whose path
     /// is gone.
     func monitorIsReady() {
-        guard afn_drain(monitor) != 0, let sockets else { return }
-        afc_path_sockets_drop_dead(sockets)
+        guard afn_drain(monitor) != 0 else { return }
+        generation &+= 1
+        if let sockets { afc_path_sockets_drop_dead(sockets) }
+        let waiters = changeWaiters
+        changeWaiters = []
+        waiters.forEach { $0() }
+    }
+
+    /// Runs `body` (which must only hand work to another queue) at the first change heard after
+    /// `generation`: at once when one was heard already, or when the engine cannot hear them.
+    func awaitChange(since generation: UInt64, _ body: @escaping @Sendable () -> Void) {
+        guard monitor >= 0 else { return body() }
+        // What the monitor heard while unwatched has not been read yet.
+        if !isWatched { monitorIsReady() }
+        guard self.generation == generation else { return body() }
+        changeWaiters.append(body)
     }
 
     /// Before a transfer starts: takes in a change the engine has not read yet, so the transfer
     /// does not go out on a connection whose path just went. One non-blocking read, and only
     /// while a connection leads off the host.
     func catchUp() {
-        guard monitor >= 0, hasExposedConnections else { return }
+        guard monitor >= 0, hasExposedConnections || !changeWaiters.isEmpty else { return }
         monitorIsReady()
     }
 

@@ -66,6 +66,9 @@ extension SessionTask: TransferDelegate {
             }
             return
         }
+        if !cancelled, !outcome.wasCancelled, let failure = outcome.failure, waitsForConnectivity(after: failure) {
+            return waitForConnectivity(request, failure: failure, since: transfer.pathGeneration)
+        }
         if !cancelled, !outcome.wasCancelled, outcome.failure == nil, let response,
            let redirect = RedirectRules.outcome(after: request, response: response) {
             let next: URLRequest

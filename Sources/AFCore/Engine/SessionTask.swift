@@ -26,6 +26,8 @@ protocol SessionTaskDelegate: AnyObject, Sendable {
     /// A response may go into the session's cache; call `completion` with what to store, or nil.
     func task(_ task: SessionTask, willCacheResponse response: CachedURLResponse,
               completion: @escaping @Sendable (CachedURLResponse?) -> Void)
+    /// The task found no network path and waits for one (`waitsForConnectivity`); once per task.
+    func taskIsWaitingForConnectivity(_ task: SessionTask)
     /// The task ended.
     func task(_ task: SessionTask, didCompleteWith result: SessionTask.Result)
 }
@@ -84,6 +86,11 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         /// delegate's decision on its head (`releaseResponse(heldAnswer:)` or `cancel()`), and
         /// for the task to run.
         var heldAnswer: HeldAnswer?
+        /// The exchange found no network path and waits for the network to change (see
+        /// `SessionTask+Connectivity`); what it ended with, to report if the wait ends first.
+        var connectivityWait: ConnectivityWait?
+        /// Whether the task has waited for connectivity (the delegate hears it once).
+        var hasWaitedForConnectivity = false
         /// Answers held so far: each held answer's number, which its release must name.
         var heldAnswers = 0
         /// The number of the held answer the delegate let in while the task was suspended: it
@@ -263,11 +270,12 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
 
     /// Cancels the task; it completes with `URLError.cancelled`.
     func cancel() {
-        enum Stop { case none, transfer(Transfer), held(HeldAnswer) }
+        enum Stop { case none, transfer(Transfer), held(HeldAnswer), waiting(ConnectivityWait) }
         let stop = mutableState.withLock { state -> Stop in
             guard state.state == .running || state.state == .suspended else { return .none }
             state.state = .canceling
             if let held = state.heldAnswer.take() { return .held(held) }
+            if let wait = state.connectivityWait.take() { return .waiting(wait) }
             if !state.hasStarted {
                 state.hasStarted = true
                 // Never run: it only carries the cancellation to the delegate.
@@ -281,6 +289,7 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         case .none: break
         case let .transfer(transfer): engine.cancel(transfer)
         case let .held(held): queue.runOrAsync(recording: handOffs) { self.cancelHeldAnswer(held) }
+        case let .waiting(wait): queue.runOrAsync(recording: handOffs) { self.endConnectivityWait(wait, cancelled: true) }
         }
     }
 

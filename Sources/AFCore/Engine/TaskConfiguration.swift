@@ -29,6 +29,8 @@ final class TaskConfiguration: @unchecked Sendable {
     let proxies: ProxySettings
     /// The Unix domain socket `http`/`https` requests go to (`configuration.af.unixSocketPath`).
     let unixSocketPath: String?
+    /// Whether a task that finds no network path waits for one (`configuration.af.waitsForConnectivity`).
+    let waitsForConnectivity: Bool
     /// The configuration's `urlCache`, when it is one AF can store into.
     let responseCache: (any ResponseCacheStorage)?
     /// The same cache when it supports HTTP caching semantics (AFCache's).
@@ -65,6 +67,7 @@ final class TaskConfiguration: @unchecked Sendable {
         requestCachePolicy = configuration.requestCachePolicy
         proxies = ProxySettings(dictionary: configuration.connectionProxyDictionary, environment: environment)
         unixSocketPath = configuration.af.unixSocketPath
+        waitsForConnectivity = configuration.af.waitsForConnectivity
     }
 
     /// The transfer for one hop of `request`.

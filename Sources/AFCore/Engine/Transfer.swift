@@ -105,6 +105,8 @@ final class Transfer: @unchecked Sendable {
         var socketSlot = afc_socket_slot()
         /// The engine's count of connections reset for their path when the transfer started.
         var pathDropsAtStart: UInt = 0
+        /// The engine's count of network changes heard when the transfer started.
+        var pathGeneration: UInt64 = 0
     }
     private let state: UnsafeMutablePointer<EngineState> = {
         let state = UnsafeMutablePointer<EngineState>.allocate(capacity: 1)
@@ -166,6 +168,9 @@ final class Transfer: @unchecked Sendable {
     private var trustError: AFError? { get { state.pointee.trustError } _modify { yield &state.pointee.trustError } }
     private var trustPending: ServerTrustEvaluationPending? { get { state.pointee.trustPending } _modify { yield &state.pointee.trustPending } }
     private var pathDropsAtStart: UInt { get { state.pointee.pathDropsAtStart } _modify { yield &state.pointee.pathDropsAtStart } }
+    /// The engine's count of network changes heard when the transfer started (set on the engine
+    /// thread before it starts; read by its task once it completed).
+    private(set) var pathGeneration: UInt64 { get { state.pointee.pathGeneration } set { state.pointee.pathGeneration = newValue } }
     /// Where `socketSlot` lives: in the state's memory, which stays put until `deinit`.
     private var socketSlot: UnsafeMutablePointer<afc_socket_slot> {
         (UnsafeMutableRawPointer(state) + MemoryLayout<EngineState>.offset(of: \EngineState.socketSlot)!)
@@ -238,6 +243,7 @@ final class Transfer: @unchecked Sendable {
         handle.setURL(spec.url, parsed: parsedURL)
         handle.set(CURLOPT_WRITEDATA, pointer: context)
         handle.set(CURLOPT_HEADERDATA, pointer: context)
+        pathGeneration = paths.generation
         if let sockets = paths.sockets {
             socketSlot.pointee = afc_socket_slot(sockets: sockets, refused: 0)
             pathDropsAtStart = afc_path_sockets_drops(sockets)
