@@ -24,6 +24,8 @@ import Testing
         environment[Self.childOrder] = order
         environment[Self.childURL] = Server.faults("/stall")
         environment[Self.childGrace] = "\(grace)"
+        // Under the thread sanitizer, a process sleeps a second at exit unless told not to.
+        environment["TSAN_OPTIONS"] = [environment["TSAN_OPTIONS"], "atexit_sleep_ms=0"].compactMap { $0 }.joined(separator: " ")
         let child = try startProgram(CommandLine.arguments[0],
                                      ["--testing-library", "swift-testing", "--filter", "ChildDaemon"],
                                      environment: environment)
