@@ -67,6 +67,21 @@ import Testing
         #expect(await OAuthServer.refreshes(client) == 3)
     }
 
+    @Test func tenRequestsRefusedAfterARestartRecoverWithOneRefresh() async throws {
+        let client = uniqueKey()
+        let interceptor = AuthenticationInterceptor(authenticator: AuthenticationInterceptorTests.authenticator(client), credential: nil)
+        let session = makeSession()
+        #expect(await session.request(OAuthServer.resource(client), interceptor: interceptor).validate().serializingData().response.error == nil)
+        await Self.forget(client)
+        // All ten are refused (401) with the forgotten token; one refresh is refused
+        // (invalid_grant), one client credentials grant replaces it, and all ten are retried.
+        let responses = await AuthenticationInterceptorTests.concurrently(10, OAuthServer.resource(client), on: session,
+                                                                          interceptor: interceptor)
+        #expect(responses.filter { $0.response?.statusCode == 200 }.count == 10)
+        #expect(await OAuthServer.refreshes(client) == 3, "the first token, the refused refresh, the new grant")
+        #expect(interceptor.credential?.accessToken == "at-\(client)-3")
+    }
+
     @Test func withoutASecretARefusedRefreshTokenIsReportedOnce() async throws {
         let client = uniqueKey()
         let rejected = Protected<[OAuth2Error]>([])

@@ -21,6 +21,7 @@ import Testing
                   completion: @escaping @Sendable (URLRequest?) -> Void) { completion(request) }
         func task(_ task: SessionTask, willCacheResponse response: CachedURLResponse,
                   completion: @escaping @Sendable (CachedURLResponse?) -> Void) { completion(response) }
+        var mayWaitForConnectivity: Bool { true }
         func taskIsWaitingForConnectivity(_ task: SessionTask) {}
         func task(_ task: SessionTask, didCompleteWith result: SessionTask.Result) {
             self.result.withLock { $0 = result }

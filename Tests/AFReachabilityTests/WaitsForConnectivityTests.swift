@@ -89,6 +89,24 @@ extension InProcessMonitors {
             #expect(error?.code == .timedOut && error?.isCausedByDeadline == true, "\(String(describing: error))")
         }
 
+        struct Stop: Error {}
+
+        @Test func stoppingTheRetriesEndsTheWait() async throws {
+            let setup = try Setup()
+            defer { setup.end() }
+            let request = setup.session.request(setup.url("/from"))
+            let outcome = request.serializingString()
+            await setup.waiting.wait()
+            request.stopRetrying(because: Stop())
+            let error = await outcome.response.error
+            guard case let .requestRetryFailed(retryError, originalError)? = error else {
+                Issue.record("expected requestRetryFailed, got \(String(describing: error))")
+                return
+            }
+            #expect(retryError is Stop)
+            #expect(((originalError as? AFError)?.underlyingError as? URLError)?.code == .notConnectedToInternet)
+        }
+
         @Test func aCancelEndsTheWait() async throws {
             let setup = try Setup()
             defer { setup.end() }

@@ -9,7 +9,8 @@ struct RetryStop: Sendable {
 extension Request {
     /// Ends the request's retries, as a service shutting down does: an attempt in flight may
     /// still finish, but no retrier is asked again; one deciding now (waiting for the network,
-    /// refreshing a token) and a retry waiting for its delay end the request at once. It then
+    /// refreshing a token), a retry waiting for its delay and an attempt waiting for
+    /// connectivity (`waitsForConnectivity`) end the request at once. It then
     /// fails with `AFError.requestRetryFailed(retryError: reason, originalError:)`, the original
     /// error being its last failure. Callable from any queue; only the first call counts.
     public func stopRetrying(because reason: any Error) {
@@ -17,19 +18,21 @@ extension Request {
     }
 
     func stopRetrying(_ stop: RetryStop) {
-        enum Action { case none, decide(@Sendable (AFError) -> Void, AFError), end(AFError) }
+        enum Action { case none, decide(@Sendable (AFError) -> Void, AFError), end(AFError), endWait(SessionTask) }
         let action = mutableState.withLock { state -> Action in
             guard state.retryStop == nil else { return .none }
             state.retryStop = stop
             if let decision = state.retryDecision.take() {
                 return .decide(decision.stop, stop.endingError(decision.error))
             }
+            if let task = state.tasks.last, task.state != .completed { return .endWait(task) }
             guard state.retryScheduled, state.state != .cancelled else { return .none }
             state.retryScheduled = false
             return .end(stop.endingError(state.error ?? .explicitlyCancelled))
         }
         switch action {
         case .none: break
+        case let .endWait(task): task.endConnectivityWait()
         case let .decide(decide, error): decide(error)
         case let .end(error): underlyingQueue.async { self.endInsteadOfRetrying(with: error) }
         }

@@ -27,6 +27,10 @@ extension Request: SessionTaskDelegate {
         }
     }
 
+    var mayWaitForConnectivity: Bool {
+        mutableState.withLock { $0.retryStop == nil }
+    }
+
     func taskIsWaitingForConnectivity(_ task: SessionTask) {
         emitSessionEvent(task) { $0.urlSession($1, taskIsWaitingForConnectivity: $2) }
     }

@@ -183,8 +183,10 @@ extension Session: RequestDelegate {
 
     public func retryRequest(_ request: Request, withDelay timeDelay: TimeInterval?) {
         request.retryWasScheduled()
-        let retry: @Sendable () -> Void = {
-            guard request.prepareForRetry() else { return }
+        // Weak: the session's active requests hold it until it ends, and a retry its stop ended
+        // (see `Request.stopRetrying`) must not keep it for the rest of the delay.
+        let retry: @Sendable () -> Void = { [weak request] in
+            guard let request, request.prepareForRetry() else { return }
             self.build(request)
         }
         request.handOffs.record()

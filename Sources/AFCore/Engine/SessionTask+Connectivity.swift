@@ -15,7 +15,8 @@ struct ConnectivityWait {
 extension SessionTask {
     /// Whether `failure` (no network path) makes the task wait rather than fail.
     func waitsForConnectivity(after failure: CurlFailure) -> Bool {
-        guard configuration.waitsForConnectivity, failure.localError?.code == .notConnectedToInternet else { return false }
+        guard configuration.waitsForConnectivity, failure.localError?.code == .notConnectedToInternet,
+              delegate?.mayWaitForConnectivity == true else { return false }
         return Date().timeIntervalSince(startDate) < configuration.resourceTimeout
     }
 
@@ -40,6 +41,8 @@ extension SessionTask {
             }
         }
         engine.awaitNetworkChange(since: generation) { self.queue.async { self.networkChanged() } }
+        // Retries stopped meanwhile (their stop looks for a wait only after it is set): no wait.
+        if delegate?.mayWaitForConnectivity != true { endConnectivityWait() }
     }
 
     /// The network changed: the waiting exchange goes out again.
@@ -50,8 +53,14 @@ extension SessionTask {
 
     /// The resource timeout passed: a task still waiting fails as it would have without waiting.
     private func connectivityWaitTimedOut() {
+        endConnectivityWait()
+    }
+
+    /// Ends a wait for connectivity, if the task is waiting: it fails as it would have without
+    /// waiting. Callable from any queue.
+    func endConnectivityWait() {
         guard let wait = mutableState.withLock({ $0.connectivityWait.take() }) else { return }
-        endConnectivityWait(wait, cancelled: false)
+        queue.runOrAsync(recording: handOffs) { self.endConnectivityWait(wait, cancelled: false) }
     }
 
     /// Ends the task that waited: cancelled, or with the failure that made it wait.

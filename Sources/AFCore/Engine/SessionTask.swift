@@ -26,6 +26,9 @@ protocol SessionTaskDelegate: AnyObject, Sendable {
     /// A response may go into the session's cache; call `completion` with what to store, or nil.
     func task(_ task: SessionTask, willCacheResponse response: CachedURLResponse,
               completion: @escaping @Sendable (CachedURLResponse?) -> Void)
+    /// Whether the task may wait for connectivity rather than fail (not once the request's
+    /// retries were stopped).
+    var mayWaitForConnectivity: Bool { get }
     /// The task found no network path and waits for one (`waitsForConnectivity`); once per task.
     func taskIsWaitingForConnectivity(_ task: SessionTask)
     /// The task ended.
