@@ -36,14 +36,18 @@ final class RequestSubscription<Output: Sendable>: Subscription, @unchecked Send
         start { [weak self] output, isLast in self?.deliver(output, isLast: isLast) }
     }
 
+    /// Sends `output` downstream, then the completion if it is the last, each only while the
+    /// subscription is attached: a downstream operator (Zip, prefix, first) may cancel it, and
+    /// release itself, while it receives the output.
     private func deliver(_ output: Output, isLast: Bool) {
-        let downstream = state.withLock { state -> AnySubscriber<Output, Never>? in
-            defer { if isLast { state.downstream = nil } }
-            return state.downstream
-        }
-        guard let downstream else { return }
+        guard let downstream = state.withLock({ $0.downstream }) else { return }
         _ = downstream.receive(output)
-        if isLast { downstream.receive(completion: .finished) }
+        guard isLast else { return }
+        let attached = state.withLock { state -> Bool in
+            defer { state.downstream = nil }
+            return state.downstream != nil
+        }
+        if attached { downstream.receive(completion: .finished) }
     }
 
     func cancel() {

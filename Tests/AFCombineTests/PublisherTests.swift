@@ -81,6 +81,39 @@ import Testing
         #expect(raw.first?.error == nil)
     }
 
+    @Test func zipOfTwoRequestsEmitsOncePairAndFinishes() async throws {
+        let session = makeSession()
+        for _ in 0..<20 {
+            let first = session.request(Server.httpbin("/get")).publishDecodable(type: Echo.self, queue: .global())
+            let second = session.request(Server.http("/bench.json")).publishData(queue: .global())
+            let pairs = await values(of: Publishers.Zip(first, second))
+            #expect(pairs.count == 1)
+            #expect(pairs.first?.0.value?.url.hasSuffix("/get") == true && pairs.first?.1.value?.count == 17)
+        }
+    }
+
+    @Test func flatMapPrefixAndFirstEndEarlyWithoutTrouble() async throws {
+        let session = makeSession()
+        let chained = session.request(Server.http("/bench.json")).publishData(queue: .global())
+            .flatMap { _ in session.request(Server.httpbin("/get")).publishDecodable(type: Echo.self, queue: .global()) }
+        #expect(await values(of: chained).first?.value?.url.hasSuffix("/get") == true)
+        let first = session.request(Server.http("/bench.json")).publishData(queue: .global()).first()
+        #expect(await values(of: first).count == 1)
+        // A stream's first chunk, then the subscription is cancelled while chunks keep coming.
+        let prefix = session.streamRequest(Server.http("/static/1mb.bin")).publishData(queue: .global()).prefix(1)
+        #expect(await values(of: prefix).count == 1)
+    }
+
+    @Test func droppingTheCancellableCancelsTheRequest() async throws {
+        let session = makeSession()
+        let request = session.request(Server.faults("/stall"))
+        var cancellable: AnyCancellable? = request.publishData(queue: .global()).sink { _ in }  // starts the request
+        withExtendedLifetime(cancellable) {}
+        cancellable = nil  // dropped: AnyCancellable cancels on deinit
+        let response = await request.serializingData().response
+        #expect(response.error?.isExplicitlyCancelledError == true)
+    }
+
     @Test func aStreamPublisherEmitsChunksThenTheCompletion() async throws {
         let session = makeSession()
         let events = await values(of: session.streamRequest(Server.http("/static/1mb.bin")).publishData())

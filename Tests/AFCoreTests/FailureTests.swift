@@ -10,9 +10,34 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct FailureTests {
     @Test func invalidURL() async {
         let session = makeSession()
-        let error = await session.request("not a url").serializingData().response.error
+        let error = await session.request("").serializingData().response.error
         #expect(error?.isInvalidURLError == true)
         #expect(session.hasNoActiveRequests)
+    }
+
+    @Test func aURLWithoutSchemeIsRequestedAndFailsAsUnsupported() async {
+        let session = makeSession()
+        for url in ["invalid", "not a url", "//127.0.0.1/x", "http:///x", "ftp://127.0.0.1/"] {
+            let response = await session.request(url).serializingData().response
+            #expect(response.error?.isSessionTaskError == true, "\(url): \(String(describing: response.error))")
+            #expect(response.error?.urlErrorCode == .unsupportedURL, "\(url)")
+            #expect(response.request?.url?.absoluteString == URL(string: url)?.absoluteString, "\(url): the request is kept")
+            #expect(response.metrics != nil, "\(url): and its metrics")
+        }
+        let download = await session.download("invalid").serializingData().response
+        #expect(download.error?.urlErrorCode == .unsupportedURL)
+    }
+
+    @Test func aFileURLIsReadAsURLSessionReadsIt() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("af-file-url-\(uniqueKey()).json")
+        try Data(#"{"a":1}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let session = makeSession()
+        #expect(try await session.request(file).serializingData().value == Data(#"{"a":1}"#.utf8))
+        let downloaded = try await session.download(file).serializingData().value
+        #expect(downloaded == Data(#"{"a":1}"#.utf8))
+        let missing = await session.request(file.appendingPathExtension("gone")).serializingData().response
+        #expect(missing.error?.isSessionTaskError == true, "\(String(describing: missing.error))")
     }
 
     @Test func getWithBody() async throws {

@@ -95,10 +95,10 @@ import Testing
 
     @Test func contentTypeValidation() async {
         let session = makeSession()
-        let error = await session.request(Server.httpbin("/get")).validate(contentType: ["text/html"])
+        let error = await session.request(Server.httpbin("/get")).validate(contentType: ["text/html", "image/png", "text/css"])
             .serializingData().response.error
         #expect(error?.responseContentType == "application/json")
-        #expect(error?.acceptableContentTypes == ["text/html"])
+        #expect(error?.acceptableContentTypes == ["image/png", "text/css", "text/html"], "sorted, as Alamofire's")
         let wildcard = await session.request(Server.httpbin("/get")).validate(contentType: ["application/*"])
             .serializingData().response
         #expect(wildcard.error == nil)

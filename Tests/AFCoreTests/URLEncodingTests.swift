@@ -34,6 +34,13 @@ import Testing
         #expect(try query(["t": true], URLEncoding(boolEncoding: .literal)) == "t=true")
     }
 
+    @Test func literalBoolsLeaveNumbersAlone() throws {
+        let parameters: Parameters = ["a": 1, "b": 0.0, "c": 2.5, "d": NSNumber(value: 1), "e": NSNumber(value: 1.0),
+                                      "f": true, "g": NSNumber(value: false)]
+        #expect(try query(parameters, URLEncoding(boolEncoding: .literal)) == "a=1&b=0&c=2.5&d=1&e=1&f=true&g=false")
+        #expect(try query(parameters) == "a=1&b=0&c=2.5&d=1&e=1&f=1&g=0")
+    }
+
     @Test func nestedDictionaries() throws {
         #expect(try query(["user": ["name": "x", "age": 3] as Parameters]) == "user%5Bage%5D=3&user%5Bname%5D=x")
     }

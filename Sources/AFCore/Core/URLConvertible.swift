@@ -10,12 +10,12 @@ public protocol URLConvertible: Sendable {
 }
 
 extension String: URLConvertible {
-    /// The `URL` for this string; throws `AFError.invalidURL` when it is not a URL.
+    /// The `URL` for this string; throws `AFError.invalidURL` when `URL(string:)` makes none. A
+    /// URL without a scheme or host (`"invalid"`) is a URL: as with Alamofire, its request is
+    /// made and fails (`URLError.unsupportedURL`), with the request and its metrics.
     public func asURL() throws -> URL {
         if let url = StringURLMemo.shared.url(for: self) { return url }
-        guard let url = URL(string: self), url.scheme != nil, url.host != nil || url.isFileURL else {
-            throw AFError.invalidURL(url: self)
-        }
+        guard let url = URL(string: self) else { throw AFError.invalidURL(url: self) }
         StringURLMemo.shared.keep(url, for: self)
         return url
     }

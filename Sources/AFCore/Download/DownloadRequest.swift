@@ -149,7 +149,10 @@ public final class DownloadRequest: Request, @unchecked Sendable {
                 }
             }
         }
-        guard let response = result.response else {
+        // A file URL has no HTTP response: the destination is told of a plain 200 for it.
+        let fileResponse = result.request.url.flatMap { $0.isFileURL
+            ? HTTPURLResponse(url: $0, statusCode: 200, httpVersion: nil, headerFields: nil) : nil }
+        guard let httpResponse = result.response?.httpResponse ?? fileResponse else {
             Self.removeTemporaryFile(bodyFile)
             return didFinishDownloading(result, .failure(.sessionTaskFailed(error: URLError(.badServerResponse))),
                                         resumePoint: keptPoint)
@@ -160,7 +163,7 @@ public final class DownloadRequest: Request, @unchecked Sendable {
                 monitor.urlSession(session, downloadTask: downloadTask, didFinishDownloadingTo: bodyFile)
             }
         }
-        let (destinationURL, options) = destination(bodyFile, response.httpResponse)
+        let (destinationURL, options) = destination(bodyFile, httpResponse)
         emit { $0.request(self, didCreateDestinationURL: destinationURL) }
         do {
             try Self.move(bodyFile, to: destinationURL, options: options, using: session?.delegate.fileManager ?? .default)

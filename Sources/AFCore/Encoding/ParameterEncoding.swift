@@ -127,12 +127,26 @@ public struct URLEncoding: ParameterEncoding {
             return array.enumerated().flatMap { index, value in
                 queryComponents(fromKey: arrayEncoding.encode(key: key, atIndex: index), value: value)
             }
+        // Swift's Bool, Int and Double all arrive as NSNumber here; only a Bool's is of type "c".
+        case let number as NSNumber:
+            return [(escape(key), escape(text(of: number)))]
         case let bool as Bool:
             return [(escape(key), escape(boolEncoding.encode(value: bool)))]
-        case let number as NSNumber:
-            return [(escape(key), escape("\(number)"))]
         default:
             return [(escape(key), escape("\(value)"))]
+        }
+    }
+
+    /// A number as Alamofire writes it on Apple platforms: a Bool by `boolEncoding`, a whole
+    /// floating-point value without its `.0` (FoundationNetworking's NSNumber writes `1.0`).
+    private func text(of number: NSNumber) -> String {
+        switch String(cString: number.objCType) {
+        case "c": return boolEncoding.encode(value: number.boolValue)
+        case "d", "f":
+            let value = number.doubleValue
+            if value.rounded() == value, abs(value) < 9_007_199_254_740_992 { return String(Int64(value)) }
+            return "\(value)"
+        default: return "\(number)"
         }
     }
 

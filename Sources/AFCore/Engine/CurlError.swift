@@ -50,6 +50,8 @@ struct CurlFailure: Error, Sendable {
             .unsupportedURL
         case CURLE_URL_MALFORMAT:
             .badURL
+        case CURLE_FILE_COULDNT_READ_FILE:
+            .fileDoesNotExist
         case CURLE_PEER_FAILED_VERIFICATION:
             .serverCertificateUntrusted
         case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_ENGINE_NOTFOUND,

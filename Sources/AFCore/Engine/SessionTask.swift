@@ -55,9 +55,10 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         /// receiver moves or removes it.
         var answerFile: URL?
 
-        /// Whether the final body is in the download file (else in `data` or `answerFile`).
+        /// Whether the final body is in the download file (else in `data` or `answerFile`; a
+        /// file URL's body, which has no HTTP head to place it by, is in `data`).
         var bodyIsInFile: Bool {
-            guard let download else { return false }
+            guard let download, response != nil else { return false }
             guard download.resumeOffset > 0 else { return true }
             return response.map { (200..<300).contains($0.statusCode) } ?? false
         }

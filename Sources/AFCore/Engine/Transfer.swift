@@ -230,6 +230,15 @@ final class Transfer: @unchecked Sendable {
                                        afError: .createURLRequestFailed(error: unsafe))
             return false
         }
+        // HTTP(S) with a host, or a local file as URLSession reads one: curl would guess
+        // `http://` for a URL without a scheme, and speaks protocols URLSession does not.
+        guard Self.isSupported(spec) else {
+            let reason = "unsupported URL: only http and https URLs with a host, and file URLs, are supported"
+            setupFailure = CurlFailure(code: CURLE_UNSUPPORTED_PROTOCOL, message: reason, localError: URLError(.unsupportedURL, userInfo: [
+                NSLocalizedDescriptionKey: reason, NSURLErrorFailingURLErrorKey: spec.requestURL as Any,
+            ]))
+            return false
+        }
         let context = Unmanaged.passUnretained(self).toOpaque()
         let paths = engine.paths
         handle.prepare(standing: standing) { handle in
@@ -240,6 +249,11 @@ final class Transfer: @unchecked Sendable {
             handle.set(CURLOPT_ACCEPT_ENCODING, string: "")
         }
         if !isPlain { handle.markSpecial() }
+        if spec.scheme?.lowercased() == "file" {
+            // The one exchange that may read a local file; the handle is cleared after it.
+            handle.set(CURLOPT_PROTOCOLS_STR, string: "file")
+            handle.markSpecial()
+        }
         handle.setURL(spec.url, parsed: parsedURL)
         handle.set(CURLOPT_WRITEDATA, pointer: context)
         handle.set(CURLOPT_HEADERDATA, pointer: context)
@@ -560,7 +574,7 @@ final class Transfer: @unchecked Sendable {
             if result == CURLE_OK, !flushed {
                 failure = CurlFailure(code: CURLE_WRITE_ERROR, message: writeFailure?.localizedDescription,
                                       localError: writeFailure)
-            } else if result == CURLE_OK, !cancelled, parser.completed == nil {
+            } else if result == CURLE_OK, !cancelled, parser.completed == nil, spec.scheme?.lowercased() != "file" {
                 // curl took a status line AF does not (a code of other than three digits after
                 // "HTTP/2"): the exchange has no response to report.
                 failure = CurlFailure(code: CURLE_WEIRD_SERVER_REPLY, message: "the response's status line has no three-digit code")
@@ -589,6 +603,16 @@ final class Transfer: @unchecked Sendable {
         handle = nil
         phase = .finished
         return outcome
+    }
+
+    /// Whether the transfer's URL is one AF sends: http or https with a host (or a Unix socket),
+    /// or a file.
+    private static func isSupported(_ spec: TransferSpec) -> Bool {
+        switch spec.scheme?.lowercased() {
+        case "http", "https": spec.unixSocketPath != nil || spec.requestURL?.host?.isEmpty == false
+        case "file": true
+        default: false
+        }
     }
 
     /// The failure's `URLError` when the host's network explains it: no usable path to connect

@@ -37,7 +37,8 @@ enum ValidationRules {
         validate(contentType: acceptable, responseContentType: response.value(forHTTPHeaderField: "Content-Type"), isEmpty: isEmpty)
     }
 
-    /// The same from the response's `Content-Type` field as received.
+    /// The same from the response's `Content-Type` field as received. An error lists the
+    /// acceptable types sorted, as Alamofire's does.
     static func validate(contentType acceptable: [String], responseContentType contentType: String?,
                          isEmpty: Bool) -> Request.ValidationResult {
         // "*/*" (what a request without an Accept field accepts) matches any type, and stands in
@@ -45,7 +46,7 @@ enum ValidationRules {
         if isEmpty || acceptable.contains("*/*") { return .success(()) }
         guard let contentType, let responseType = MIMEType(contentType) else {
             if acceptable.contains(where: { MIMEType($0)?.matchesAll == true }) { return .success(()) }
-            return .failure(AFError.responseValidationFailed(reason: .missingContentType(acceptableContentTypes: acceptable)))
+            return .failure(AFError.responseValidationFailed(reason: .missingContentType(acceptableContentTypes: acceptable.sorted())))
         }
         for type in acceptable {
             if let acceptableType = MIMEType(type), acceptableType.matches(responseType) { return .success(()) }
@@ -54,7 +55,7 @@ enum ValidationRules {
         let mimeType = (contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first
             .map(String.init) ?? contentType).lowercased()
         return .failure(AFError.responseValidationFailed(
-            reason: .unacceptableContentType(acceptableContentTypes: acceptable, responseContentType: mimeType)))
+            reason: .unacceptableContentType(acceptableContentTypes: acceptable.sorted(), responseContentType: mimeType)))
     }
 }
 
