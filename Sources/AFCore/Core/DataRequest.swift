@@ -24,8 +24,9 @@ public class DataRequest: Request, @unchecked Sendable {
         try convertible.asURLRequest()
     }
 
+    /// An empty body is no data, as with Alamofire (URLSession never reported any bytes).
     override func store(_ result: SessionTask.Result) {
-        mutableState.withLock { $0.data = result.data }
+        mutableState.withLock { $0.data = result.data.isEmpty ? nil : result.data }
     }
 
     /// A check of the response run when the task completes.

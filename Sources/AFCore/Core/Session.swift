@@ -54,11 +54,11 @@ open class Session: @unchecked Sendable {
 
     /// A `URLSession` standing for this Session where Alamofire's API names one (the
     /// `urlSession(_:…)` events of `EventMonitor`). AF's engine never uses it; it is made on
-    /// first use, with `sessionConfiguration`.
+    /// first use, with `sessionConfiguration` and `delegate` as its delegate (as Alamofire's).
     public var session: URLSession {
         urlSession.withLock { stored in
             if let stored { return stored }
-            let made = URLSession(configuration: sessionConfiguration)
+            let made = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: nil)
             stored = made
             return made
         }
@@ -154,9 +154,19 @@ open class Session: @unchecked Sendable {
         // Requests not started yet would otherwise wait forever for a session that is gone;
         // running ones end the same way when the engine cancels their transfers.
         for request in activeRequests.value.all {
+            // Their tasks end too, started or not, as URLSession's do when it is invalidated.
+            request.mutableState.withLock { $0.tasks.last }?.cancel()
             request.underlyingQueue.async { request.finish(error: .sessionDeinitialized) }
         }
         engine.shutdown()
+        // The session is invalid from now on, as Alamofire's after `invalidateAndCancel()`.
+        let invalidated = urlSession.value
+        if eventMonitor.hasObservers {
+            let reported = invalidated ?? URLSession(configuration: sessionConfiguration)
+            eventMonitor.performEvent { $0.urlSession(reported, didBecomeInvalidWithError: nil) }
+        }
+        // It holds its delegate until invalidated.
+        invalidated?.invalidateAndCancel()
     }
 
     /// Calls `action` on `rootQueue` with the requests that have not finished.

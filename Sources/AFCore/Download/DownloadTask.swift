@@ -98,4 +98,15 @@ extension DownloadRequest {
         response(on: nil, responseSerializer: serializer, completionHandler: awaited.deliverer(recording: handOffs))
         return DownloadTask(request: self, awaited: awaited, shouldAutomaticallyCancel: shouldAutomaticallyCancel)
     }
+
+    /// The same for a `ResponseSerializer`, so that its static shorthands (`.data`, `.string`,
+    /// `.decodable(of:)`) can be named here.
+    public func serializingDownload<Serializer: ResponseSerializer>(
+        using serializer: Serializer,
+        automaticallyCancelling shouldAutomaticallyCancel: Bool = true
+    ) -> DownloadTask<Serializer.SerializedObject> {
+        let awaited = AwaitedResponse<DownloadResponse<Serializer.SerializedObject, AFError>>()
+        response(on: nil, responseSerializer: serializer, completionHandler: awaited.deliverer(recording: handOffs))
+        return DownloadTask(request: self, awaited: awaited, shouldAutomaticallyCancel: shouldAutomaticallyCancel)
+    }
 }

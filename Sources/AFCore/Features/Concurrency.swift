@@ -93,6 +93,17 @@ extension DataRequest {
         response(on: nil, responseSerializer: serializer, completionHandler: awaited.deliverer(recording: handOffs))
         return DataTask(request: self, awaited: awaited, shouldAutomaticallyCancel: shouldAutomaticallyCancel)
     }
+
+    /// The same for a `ResponseSerializer`, so that its static shorthands (`.data`, `.string`,
+    /// `.decodable(of:)`) can be named here.
+    public func serializingResponse<Serializer: ResponseSerializer>(
+        using serializer: Serializer,
+        automaticallyCancelling shouldAutomaticallyCancel: Bool = true
+    ) -> DataTask<Serializer.SerializedObject> {
+        let awaited = AwaitedResponse<DataResponse<Serializer.SerializedObject, AFError>>()
+        response(on: nil, responseSerializer: serializer, completionHandler: awaited.deliverer(recording: handOffs))
+        return DataTask(request: self, awaited: awaited, shouldAutomaticallyCancel: shouldAutomaticallyCancel)
+    }
 }
 
 extension DispatchQueue {
