@@ -164,17 +164,17 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
         case .none:
             break
         case let .fail(error, adaptations, retries):
-            finish(.failure(error), adaptations: adaptations, retries: retries)
+            finish(.failure(error), adaptations: adaptations, retries: retries, session: session)
         case let .refresh(credential?):
             queue.async {
-                self.authenticator.refresh(credential, for: session) { result in self.refreshed(result) }
+                self.authenticator.refresh(credential, for: session) { result in self.refreshed(result, session: session) }
             }
         case .refresh(nil):
             queue.async {
                 guard let fetching = self.authenticator as? any CredentialFetchingAuthenticator else {
-                    return self.refreshed(.failure(AuthenticationError.missingCredential))
+                    return self.refreshed(.failure(AuthenticationError.missingCredential), session: session)
                 }
-                Self.fetch(with: fetching, for: session) { result in self.refreshed(result) }
+                Self.fetch(with: fetching, for: session) { result in self.refreshed(result, session: session) }
             }
         }
     }
@@ -191,7 +191,7 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
         }
     }
 
-    private func refreshed(_ result: Result<Credential, any Error>) {
+    private func refreshed(_ result: Result<Credential, any Error>, session: Session) {
         let (adaptations, retries) = state.withLock { state in
             defer {
                 state.pendingAdaptations = []
@@ -201,18 +201,17 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
             if case let .success(credential) = result { state.credential = credential }
             return (state.pendingAdaptations, state.pendingRetries)
         }
-        finish(result, adaptations: adaptations, retries: retries)
+        finish(result, adaptations: adaptations, retries: retries, session: session)
     }
 
-    /// Lets the waiting requests go: adapted with the new credential and retried, or failed.
+    /// Lets the waiting requests go: adapted again (with the new credential, unless it too
+    /// requires refresh) and retried, or failed.
     private func finish(_ result: Result<Credential, any Error>, adaptations: [PendingAdaptation],
-                        retries: [@Sendable (RetryResult) -> Void]) {
+                        retries: [@Sendable (RetryResult) -> Void], session: Session) {
         switch result {
-        case let .success(credential):
+        case .success:
             for adaptation in adaptations {
-                var adapted = adaptation.urlRequest
-                authenticator.apply(credential, to: &adapted)
-                adaptation.completion(.success(adapted))
+                adapt(adaptation.urlRequest, for: session, completion: adaptation.completion)
             }
             retries.forEach { $0(.retry) }
         case let .failure(error):

@@ -135,6 +135,40 @@ import Testing
         withExtendedLifetime(session) {}
     }
 
+    /// A credential that requires refresh however often it is refreshed.
+    struct AlwaysStale: AuthenticationCredential {
+        var requiresRefresh: Bool { true }
+    }
+
+    final class StaleAuthenticator: Authenticator, @unchecked Sendable {
+        let applied = Protected(0), refreshed = Protected(0)
+        func apply(_ credential: AlwaysStale, to urlRequest: inout URLRequest) { applied.withLock { $0 += 1 } }
+        func refresh(_ credential: AlwaysStale, for session: Session,
+                     completion: @escaping @Sendable (Result<AlwaysStale, any Error>) -> Void) {
+            refreshed.withLock { $0 += 1 }
+            completion(.success(AlwaysStale()))
+        }
+        func didRequest(_ urlRequest: URLRequest, with response: HTTPURLResponse, failDueToAuthenticationError error: any Error) -> Bool {
+            false
+        }
+        func isRequest(_ urlRequest: URLRequest, authenticatedWith credential: AlwaysStale) -> Bool { true }
+    }
+
+    @Test func aRefreshedCredentialThatStillRequiresRefreshIsRefreshedAgainUpToTheWindow() async throws {
+        let authenticator = StaleAuthenticator()
+        let interceptor = AuthenticationInterceptor(authenticator: authenticator, credential: AlwaysStale(),
+                                                    refreshWindow: .init(interval: 30, maximumAttempts: 1))
+        let session = makeSession()
+        let error = await session.request(Server.http("/bench.json"), interceptor: interceptor).serializingData().response.error
+        guard case let .requestAdaptationFailed(underlying)? = error else {
+            Issue.record("expected requestAdaptationFailed, got \(String(describing: error))")
+            return
+        }
+        #expect((underlying as? AuthenticationError) == .excessiveRefresh)
+        #expect(authenticator.refreshed.value == 1)
+        #expect(authenticator.applied.value == 0, "the request waiting for the refresh is adapted again, not given the stale credential")
+    }
+
     @Test func withoutACredentialNorAWayToFetchOneRequestsFailUntilOneIsSet() async throws {
         let client = uniqueKey()
         // An authenticator that only refreshes (as Alamofire's are): nil means no credential.
