@@ -66,8 +66,9 @@ struct MultipartEncoder {
         }
     }
 
-    /// Copies exactly `expected` bytes from `read`; fewer, more, or a read error fail with
-    /// `inputStreamReadFailed`.
+    /// Copies exactly `expected` bytes from `read`, as Alamofire does: a longer source is read
+    /// only that far (the part's declared length is what the framing promises); fewer bytes or a
+    /// read error fail with `inputStreamReadFailed`.
     private func copy(expected: UInt64, to write: (UnsafeRawBufferPointer) throws -> Void,
                       read: (UnsafeMutableRawPointer, Int) -> Int) throws {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: Self.bufferSize, alignment: 16)
@@ -84,11 +85,9 @@ struct MultipartEncoder {
             try write(UnsafeRawBufferPointer(start: buffer, count: count))
             copied += UInt64(count)
         }
-        // A source longer than promised would shift every later byte: one more byte means a lie.
-        let extra = copied == expected ? read(buffer, 1) : 0
-        guard copied == expected, extra <= 0 else {
+        guard copied == expected else {
             throw AFError.multipartEncodingFailed(reason: .inputStreamReadFailed(
-                error: AFError.UnexpectedInputStreamLength(bytesExpected: expected, bytesRead: copied + UInt64(max(extra, 0)))))
+                error: AFError.UnexpectedInputStreamLength(bytesExpected: expected, bytesRead: copied)))
         }
     }
 }
