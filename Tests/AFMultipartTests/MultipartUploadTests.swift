@@ -101,6 +101,23 @@ struct ParsedForm: Decodable, Sendable {
         #expect(echo.headers["Content-Type"]?.hasPrefix("multipart/form-data; boundary=alamofire.boundary.") == true)
     }
 
+    @Test func partsAppendedWhileTheURLRequestIsMadeAreSent() async throws {
+        struct Echo: Decodable, Sendable { let form: [String: String] }
+        /// Fills the form when asked for its URLRequest, as some Alamofire code does.
+        struct FillingRequest: URLRequestConvertible {
+            let form = MultipartFormData()
+            func asURLRequest() throws -> URLRequest {
+                form.append(Data("français".utf8), withName: "french")
+                return try URLRequest(url: Server.httpbin("/post"), method: .post)
+            }
+        }
+        let session = makeSession()
+        let convertible = FillingRequest()
+        let echo = try await session.upload(multipartFormData: convertible.form, with: convertible)
+            .validate().serializingDecodable(Echo.self).value
+        #expect(echo.form["french"] == "français")
+    }
+
     @Test func carriageReturnsAndLineFeedsCannotInjectHeaders() async throws {
         let session = makeSession()
         let parsed = try await session.upload(multipartFormData: { form in

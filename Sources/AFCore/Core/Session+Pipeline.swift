@@ -49,8 +49,11 @@ extension Session {
     /// Builds the attempt's URLRequest on `requestQueue` (at once when it is the default one).
     private func build(_ request: Request) {
         requestQueue.runBehindOrAsync(recording: request.handOffs) {
+            // The URLRequest first, as Alamofire: making it may add to the body (a multipart
+            // form filled by its URLRequestConvertible).
+            let result = Result { try request.makeURLRequest() }
             var uploadable: UploadRequest.Uploadable?
-            if let upload = request as? UploadRequest {
+            if case .success = result, let upload = request as? UploadRequest {
                 do {
                     uploadable = try upload.makeUploadable()
                 } catch {
@@ -60,7 +63,6 @@ extension Session {
                     }
                 }
             }
-            let result = Result { try request.makeURLRequest() }
             self.rootQueue.runOrAsync(recording: request.handOffs) { [uploadable] in
                 if let uploadable, let upload = request as? UploadRequest { upload.didCreateUploadable(uploadable) }
                 self.didBuild(result, for: request)
