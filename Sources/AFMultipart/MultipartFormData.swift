@@ -53,11 +53,13 @@ open class MultipartFormData: @unchecked Sendable {
         state = Protected(State(contentType: "multipart/form-data; boundary=\(boundary)"))
     }
 
+    /// Alamofire's form: `alamofire.boundary.` and 16 hexadecimal digits, 64 random bits (no
+    /// part can be made to contain it without guessing them), so that a form's size is Alamofire's.
     static func randomBoundary() -> String {
         var generator = SystemRandomNumberGenerator()
-        let high = generator.next() as UInt64
-        let low = generator.next() as UInt64
-        return "alamofire.boundary." + String(format: "%016llx%016llx", high, low)
+        let high = generator.next() as UInt32
+        let low = generator.next() as UInt32
+        return "alamofire.boundary." + String(format: "%08x%08x", high, low)
     }
 
     // MARK: Appending

@@ -121,6 +121,23 @@ final class EventRecorder: EventMonitor, @unchecked Sendable {
         #expect(events.filter { $0 == "requestDidResume" }.count == 2)
     }
 
+    @Test func aRequestSuspendedBeforeItHasATaskReportsEachSuspensionOnce() async {
+        let recorder = EventRecorder()
+        let session = makeSession(startRequestsImmediately: false, requestSetup: .eager, eventMonitors: [recorder])
+        let request = session.request(Server.http("/bench.json"))
+        for _ in 0..<100 { request.suspend() }
+        _ = await response { done in request.onURLSessionTaskCreation(on: .global()) { done($0) } }
+        // The task is made on the request's queue, its events go through the session's monitor
+        // queue: behind both, every event of the task's creation was delivered.
+        await response { done in request.underlyingQueue.async { done(()) } }
+        await response { done in session.eventMonitor.queue.async { done(()) } }
+        let events = recorder.recorded
+        #expect(events.filter { $0 == "requestDidSuspend" }.count == 1)
+        #expect(events.filter { $0 == "didSuspendTask" }.count == 1, "\(events)")
+        #expect(!events.contains("requestDidResume") && request.state == .suspended)
+        request.cancel()
+    }
+
     @Test func aSlowMonitorDoesNotSlowTheRequest() async throws {
         // The monitor's queue stays blocked until the response arrived: delivery must not wait.
         let blocked = ClosureEventMonitor(queue: DispatchQueue(label: "test.blocked-monitor"))

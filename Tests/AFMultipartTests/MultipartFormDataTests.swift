@@ -26,7 +26,7 @@ struct MultipartFormDataTests {
         let second = MultipartFormData().boundary
         #expect(first != second)
         #expect(first.hasPrefix("alamofire.boundary."))
-        #expect(first.count == "alamofire.boundary.".count + 32)
+        #expect(first.count == "alamofire.boundary.".count + 16)
     }
 
     @Test func quotesAndLineBreaksAreEscaped() {

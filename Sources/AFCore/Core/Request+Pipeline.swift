@@ -115,7 +115,11 @@ extension Request {
         case .cancelled:
             task.cancel()
             emit(notifying: Request.didCancelTaskNotification) { $0.request(self, didCancelTask: self.urlSessionTask(for: task)) }
-        case .initialized, .suspended, .finished:
+        case .suspended:
+            // Suspended before it had a task (whose suspend found none to tell of): the task is
+            // made suspended, and monitors hear it, once, as with Alamofire.
+            emit(notifying: Request.didSuspendTaskNotification) { $0.request(self, didSuspendTask: self.urlSessionTask(for: task)) }
+        case .initialized, .finished:
             break
         }
     }
