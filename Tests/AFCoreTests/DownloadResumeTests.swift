@@ -56,6 +56,9 @@ import Testing
         let first = session.download(Server.http(location + "4mb.bin"))
         let resumeData = try #require(await cancelPartWay(first, after: threshold), "threshold \(threshold)")
         #expect(first.error?.isExplicitlyCancelledError == true)
+        // The handler, the request and its response hold the very same bytes.
+        #expect(first.resumeData == resumeData)
+        #expect(await first.serializingDownloadedFileURL().response.resumeData == resumeData)
         let point = try #require(DownloadResumeData(resumeData))
         #expect(point.offset >= threshold && point.offset < size)
         // nginx's ETag is quoted; Last-Modified is an HTTP-date.

@@ -178,15 +178,17 @@ public final class DownloadRequest: Request, @unchecked Sendable {
 
     /// The attempt failed: keep the partial file when it can be continued, else remove it.
     private func didFail(keeping point: DownloadResumeData?, file: URL) {
+        // Encoded once: the cancel handler gets the very bytes `resumeData` holds.
+        let encoded = point?.encoded
         let handler = downloadState.withLock { state in
             state.resumePoint = point
-            state.resumeData = point?.encoded
+            state.resumeData = encoded
             state.fileURL = nil
             defer { state.cancelHandler = nil }
             return state.cancelHandler
         }
         if point == nil { Self.removeTemporaryFile(file) }
-        handler?(point?.encoded)
+        handler?(encoded)
     }
 
     private func didFinishDownloading(_ result: SessionTask.Result, _ outcome: Result<URL, AFError>,

@@ -80,8 +80,11 @@ package struct DownloadResumeData: Codable, Equatable, Sendable {
     }
 
     /// The data to hand to `download(resumingWith:)`.
+    /// The resume data's bytes; the same point always gives the same bytes (keys sorted).
     var encoded: Data {
-        (try? JSONEncoder().encode(self)) ?? Data()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(self)) ?? Data()
     }
 
     /// The request as it was first made, without the resume headers.
