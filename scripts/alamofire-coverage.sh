@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# How much of Alamofire's public API AF has, by symbol graphs (issue 23's measure). Not part of
+# How much of Alamofire's public API AF has, by symbol graphs. Not part of
 # CI: it builds both packages with symbol-graph output, which takes minutes.
 # usage: scripts/alamofire-coverage.sh /path/to/Alamofire-checkout [--list-missing]
 set -euo pipefail

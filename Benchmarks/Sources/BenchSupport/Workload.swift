@@ -16,7 +16,7 @@ public struct Workload: Sendable {
         self.inflight = inflight
     }
 
-    /// The request workloads of issue 2 and issue 10's first three rows.
+    /// The request workloads: sequential, 64 in flight over HTTP/1.1, 64 over HTTP/2 with TLS.
     public static func requestWorkloads(scale: Double) -> [Workload] {
         func scaled(_ count: Int) -> Int { max(100, Int(Double(count) * scale)) }
         return [

@@ -9,8 +9,8 @@ import FoundationNetworking
 /// SQLiteURLCache after the first; prints one result line (a request not answered from the
 /// cache counts as a failure) and exits. `keys`: that many URLs (`url` with `&key=N`), stored
 /// first, then hit in turn (a cache holding many responses). `sameQueue`: the session's rootQueue
-/// is the handler's queue, so a hit makes no trip to another thread (what the two trips cost,
-/// stop 45). CPU time counts the hits only.
+/// is the handler's queue, so a hit makes no trip to another thread (which shows what the two
+/// trips cost). CPU time counts the hits only.
 func runCacheHits(url: String, count: Int, keys: Int = 1, sameQueue: Bool = false) -> Never {
     let urls = keys > 1 ? (0..<keys).map { "\(url)&key=\($0)" } : [url]
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("af-bench-cache-\(getpid()).sqlite")

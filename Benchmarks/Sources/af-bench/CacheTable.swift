@@ -30,7 +30,7 @@ func cacheTable(fixture: Fixture, clients: Clients, scale: Double) throws -> Tab
 
 /// One GET of a `300 MiB × scale` response fresh for an hour (nginx's static file), each phase in
 /// a process of its own: without a cache, stored into an empty SQLiteURLCache, served from it.
-/// Peak RSS of storing and serving against the uncached request (issue 26 item 8: ≤ 1.2×).
+/// Peak RSS of storing and serving against the uncached request (the target: ≤ 1.2×).
 func cacheBodyTable(fixture: Fixture, client: ClientRunner, scale: Double) throws -> Table {
     var table = Table(columns: ["one GET of a large fresh response", "MiB", "s", "peak RSS MiB", "RSS ÷ uncached"])
     let megabytes = max(16, Int(300 * scale))
