@@ -93,10 +93,7 @@ extension DownloadRequest {
         using serializer: Serializer,
         automaticallyCancelling shouldAutomaticallyCancel: Bool = true
     ) -> DownloadTask<Serializer.SerializedObject> {
-        // The handler resumes the waiting tasks directly, wherever the serializers finished.
-        let awaited = AwaitedResponse<DownloadResponse<Serializer.SerializedObject, AFError>>()
-        response(on: nil, responseSerializer: serializer, completionHandler: awaited.deliverer(recording: handOffs))
-        return DownloadTask(request: self, awaited: awaited, shouldAutomaticallyCancel: shouldAutomaticallyCancel)
+        downloadTask(serializingWith: serializer, automaticallyCancelling: shouldAutomaticallyCancel)
     }
 
     /// The same for a `ResponseSerializer`, so that its static shorthands (`.data`, `.string`,
@@ -105,6 +102,13 @@ extension DownloadRequest {
         using serializer: Serializer,
         automaticallyCancelling shouldAutomaticallyCancel: Bool = true
     ) -> DownloadTask<Serializer.SerializedObject> {
+        downloadTask(serializingWith: serializer, automaticallyCancelling: shouldAutomaticallyCancel)
+    }
+
+    private func downloadTask<Serializer: DownloadResponseSerializerProtocol>(
+        serializingWith serializer: Serializer, automaticallyCancelling shouldAutomaticallyCancel: Bool
+    ) -> DownloadTask<Serializer.SerializedObject> {
+        // The handler resumes the waiting tasks directly, wherever the serializers finished.
         let awaited = AwaitedResponse<DownloadResponse<Serializer.SerializedObject, AFError>>()
         response(on: nil, responseSerializer: serializer, completionHandler: awaited.deliverer(recording: handOffs))
         return DownloadTask(request: self, awaited: awaited, shouldAutomaticallyCancel: shouldAutomaticallyCancel)

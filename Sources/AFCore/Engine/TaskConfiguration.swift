@@ -120,7 +120,8 @@ final class TaskConfiguration: @unchecked Sendable {
             unixSocketPath: socketRoute?.socketPath,
             noProxy: proxies.noProxy,
             credential: credential,
-            unsafe: unsafe
+            unsafe: unsafe,
+            target: socketRoute == nil ? URLTarget(scheme: scheme, url: urlString) : .http
         )
     }
 

@@ -232,7 +232,7 @@ final class Transfer: @unchecked Sendable {
         }
         // HTTP(S) with a host, or a local file as URLSession reads one: curl would guess
         // `http://` for a URL without a scheme, and speaks protocols URLSession does not.
-        guard Self.isSupported(spec) else {
+        guard spec.target != .unsupported else {
             let reason = "unsupported URL: only http and https URLs with a host, and file URLs, are supported"
             setupFailure = CurlFailure(code: CURLE_UNSUPPORTED_PROTOCOL, message: reason, localError: URLError(.unsupportedURL, userInfo: [
                 NSLocalizedDescriptionKey: reason, NSURLErrorFailingURLErrorKey: spec.requestURL as Any,
@@ -249,7 +249,7 @@ final class Transfer: @unchecked Sendable {
             handle.set(CURLOPT_ACCEPT_ENCODING, string: "")
         }
         if !isPlain { handle.markSpecial() }
-        if spec.scheme?.lowercased() == "file" {
+        if spec.target == .file {
             // The one exchange that may read a local file; the handle is cleared after it.
             handle.set(CURLOPT_PROTOCOLS_STR, string: "file")
             handle.markSpecial()
@@ -574,7 +574,7 @@ final class Transfer: @unchecked Sendable {
             if result == CURLE_OK, !flushed {
                 failure = CurlFailure(code: CURLE_WRITE_ERROR, message: writeFailure?.localizedDescription,
                                       localError: writeFailure)
-            } else if result == CURLE_OK, !cancelled, parser.completed == nil, spec.scheme?.lowercased() != "file" {
+            } else if result == CURLE_OK, !cancelled, parser.completed == nil, spec.target != .file {
                 // curl took a status line AF does not (a code of other than three digits after
                 // "HTTP/2"): the exchange has no response to report.
                 failure = CurlFailure(code: CURLE_WEIRD_SERVER_REPLY, message: "the response's status line has no three-digit code")
@@ -603,16 +603,6 @@ final class Transfer: @unchecked Sendable {
         handle = nil
         phase = .finished
         return outcome
-    }
-
-    /// Whether the transfer's URL is one AF sends: http or https with a host (or a Unix socket),
-    /// or a file.
-    private static func isSupported(_ spec: TransferSpec) -> Bool {
-        switch spec.scheme?.lowercased() {
-        case "http", "https": spec.unixSocketPath != nil || spec.requestURL?.host?.isEmpty == false
-        case "file": true
-        default: false
-        }
     }
 
     /// The failure's `URLError` when the host's network explains it: no usable path to connect

@@ -52,6 +52,8 @@ struct TransferSpec: @unchecked Sendable {
     var unsafe: UnsafeRequestError?
     /// When set, the final response's body waits behind it until it opens.
     var responseGate: ResponseGate?
+    /// What the URL leads to (an http+unix URL goes to an HTTP server).
+    var target: URLTarget = .http
 }
 
 /// A hop's trust decision, settled before the transfer starts.

@@ -87,11 +87,7 @@ extension DataRequest {
         using serializer: Serializer,
         automaticallyCancelling shouldAutomaticallyCancel: Bool = true
     ) -> DataTask<Serializer.SerializedObject> {
-        // The handler resumes the waiting tasks where the serializers finished (on the idle
-        // engine, once it left the request's queue: see `DeferredResumptions`).
-        let awaited = AwaitedResponse<DataResponse<Serializer.SerializedObject, AFError>>()
-        response(on: nil, responseSerializer: serializer, completionHandler: awaited.deliverer(recording: handOffs))
-        return DataTask(request: self, awaited: awaited, shouldAutomaticallyCancel: shouldAutomaticallyCancel)
+        dataTask(serializingWith: serializer, automaticallyCancelling: shouldAutomaticallyCancel)
     }
 
     /// The same for a `ResponseSerializer`, so that its static shorthands (`.data`, `.string`,
@@ -100,6 +96,14 @@ extension DataRequest {
         using serializer: Serializer,
         automaticallyCancelling shouldAutomaticallyCancel: Bool = true
     ) -> DataTask<Serializer.SerializedObject> {
+        dataTask(serializingWith: serializer, automaticallyCancelling: shouldAutomaticallyCancel)
+    }
+
+    private func dataTask<Serializer: DataResponseSerializerProtocol>(
+        serializingWith serializer: Serializer, automaticallyCancelling shouldAutomaticallyCancel: Bool
+    ) -> DataTask<Serializer.SerializedObject> {
+        // The handler resumes the waiting tasks where the serializers finished (on the idle
+        // engine, once it left the request's queue: see `DeferredResumptions`).
         let awaited = AwaitedResponse<DataResponse<Serializer.SerializedObject, AFError>>()
         response(on: nil, responseSerializer: serializer, completionHandler: awaited.deliverer(recording: handOffs))
         return DataTask(request: self, awaited: awaited, shouldAutomaticallyCancel: shouldAutomaticallyCancel)
