@@ -126,9 +126,9 @@ import Testing
         #expect(cache.stored.value.isEmpty)
     }
 
-    @Test func foundationCachesAreNotUsed() async throws {
+    @Test func foundationsSharedCacheIsNotUsed() async throws {
         let configuration = URLSessionConfiguration.af.default
-        configuration.urlCache = URLCache(memoryCapacity: 1 << 20, diskCapacity: 0, diskPath: nil)
+        configuration.urlCache = URLCache.shared
         let offered = Protected(0)
         let session = makeSession(configuration: configuration,
                                   cachedResponseHandler: ResponseCacher(behavior: .modify { _, response in

@@ -162,3 +162,23 @@ import Testing
         _ = await finished.response
     }
 }
+
+/// Progress handlers on the session's root queue see the whole body before the request completes.
+@Suite(.timeLimit(.minutes(1))) struct RootQueueProgressTests {
+    @Test func theLastUpdateComesBeforeTheResponse() async throws {
+        let session = makeSession()
+        for _ in 0..<10 {
+            let fractions = Protected<[Double]>([])
+            let seen: [Double] = await withCheckedContinuation { continuation in
+                session.request(Server.httpbin("/bytes/1024"))
+                    .downloadProgress(queue: session.rootQueue) { progress in
+                        fractions.withLock { $0.append(progress.fractionCompleted) }
+                    }
+                    .response(queue: DispatchQueue(label: "test.response")) { _ in
+                        continuation.resume(returning: fractions.value)
+                    }
+            }
+            #expect(seen.last == 1.0)
+        }
+    }
+}

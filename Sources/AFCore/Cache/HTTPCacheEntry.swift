@@ -38,7 +38,7 @@ public struct HTTPCacheEntry: Sendable, Equatable {
 /// a private HTTP cache (RFC 9111): freshness, validation, Vary, invalidation. Entries are kept
 /// apart by the credentials of the request they answered: a lookup sees only the entries stored
 /// for the same credentials (anonymous requests only anonymous ones). AFCache's `SQLiteURLCache`
-/// adopts it; a `configuration.urlCache` that does not is left alone.
+/// adopts it; AF uses any other `URLCache` set as `configuration.urlCache` through it as well.
 public protocol HTTPCacheStorage: ResponseCacheStorage {
     /// Every variant for `url` (query included) stored for requests with `credentials`.
     func cachedEntries(for url: URL, credentials: CacheCredentials) -> [HTTPCacheEntry]

@@ -47,7 +47,7 @@ extension Request {
             }
             if progress.bytesSent != previous.bytesSent || progress.bytesExpectedToSend != previous.bytesExpectedToSend {
                 Self.set(self.uploadProgress, completed: progress.bytesSent, expected: progress.bytesExpectedToSend)
-                if let upload { upload.queue.async { upload.handler(self.uploadProgress) } }
+                if let upload { self.call(upload.handler, on: upload.queue, with: self.uploadProgress) }
                 let sent = progress.bytesSent - previous.bytesSent
                 self.emitSessionEvent(task) {
                     $0.urlSession($1, task: $2, didSendBodyData: sent, totalBytesSent: progress.bytesSent,
@@ -56,7 +56,7 @@ extension Request {
             }
             if progress.bytesReceived != previous.bytesReceived {
                 Self.set(self.downloadProgress, completed: progress.bytesReceived, expected: progress.bytesExpectedToReceive)
-                if let download { download.queue.async { download.handler(self.downloadProgress) } }
+                if let download { self.call(download.handler, on: download.queue, with: self.downloadProgress) }
                 let written = progress.bytesReceived - previous.bytesReceived
                 self.emitSessionEvent(task) { monitor, session, task in
                     guard let downloadTask = task as? URLSessionDownloadTask else { return }
@@ -65,6 +65,17 @@ extension Request {
                                        totalBytesExpectedToWrite: progress.bytesExpectedToReceive)
                 }
             }
+        }
+    }
+
+    /// Calls `handler` on `queue`, at once when that is the queue this runs on (the request's
+    /// `underlyingQueue`): the update then reaches it before anything queued after it, such as
+    /// the request's completion.
+    private func call(_ handler: @escaping ProgressHandler, on queue: DispatchQueue, with progress: Progress) {
+        if queue === underlyingQueue {
+            handler(progress)
+        } else {
+            queue.async { handler(progress) }
         }
     }
 

@@ -3,8 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A `URLCache` that AF's engine stores responses in. Foundation's own `URLCache` is not used by
-/// AF; AFCache's `SQLiteURLCache` adopts this protocol, and so can any cache of yours.
+/// A cache AF's engine stores responses in, for caches that are not a Foundation `URLCache`
+/// (those are used as they are). AFCache's `SQLiteURLCache` adopts it, and so can any cache of yours.
 public protocol ResponseCacheStorage: AnyObject, Sendable {
     /// Stores `cachedResponse` as the answer to `request`.
     func storeCachedResponse(_ cachedResponse: CachedURLResponse, for request: URLRequest)

@@ -93,10 +93,14 @@ extension SessionTask {
         }
         guard let response = chosen.response as? HTTPURLResponse, let url = request.url else { return }
         let requestDate = mutableState.withLock { $0.hopStart }
-        cache.storeEntry(CacheStoreRules.entry(for: fields, url: url,
-                                               statusCode: response.statusCode, headers: response.headers,
-                                               body: chosen.data, requestDate: requestDate, responseDate: Date()),
-                         credentials: credentials)
+        let entry = CacheStoreRules.entry(for: fields, url: url, statusCode: response.statusCode, headers: response.headers,
+                                          body: chosen.data, requestDate: requestDate, responseDate: Date())
+        if let foundation = cache as? FoundationCacheStorage {
+            // A URLCache returns what was stored: the handler's userInfo is kept with it.
+            foundation.store(entry, credentials: credentials, userInfo: chosen.userInfo)
+        } else {
+            cache.storeEntry(entry, credentials: credentials)
+        }
     }
 
     /// After an unsafe method that succeeded, forgets what the cache holds for its URL and the

@@ -31,9 +31,9 @@ final class TaskConfiguration: @unchecked Sendable {
     let unixSocketPath: String?
     /// Whether a task that finds no network path waits for one (`configuration.af.waitsForConnectivity`).
     let waitsForConnectivity: Bool
-    /// The configuration's `urlCache`, when it is one AF can store into.
+    /// The configuration's `urlCache` as AF's engine uses it (see `FoundationCacheStorage.storage(for:)`).
     let responseCache: (any ResponseCacheStorage)?
-    /// The same cache when it supports HTTP caching semantics (AFCache's).
+    /// The same cache when it supports HTTP caching semantics (a Foundation `URLCache`, AFCache's).
     var httpCache: (any HTTPCacheStorage)? { responseCache as? any HTTPCacheStorage }
     /// The configuration's cache policy, for requests that leave theirs at the default.
     let requestCachePolicy: URLRequest.CachePolicy
@@ -63,7 +63,7 @@ final class TaskConfiguration: @unchecked Sendable {
         self.serverTrustManager = serverTrustManager
         caFile = environment["SSL_CERT_FILE"]
         caPath = environment["SSL_CERT_DIR"]
-        responseCache = configuration.urlCache as? any ResponseCacheStorage
+        responseCache = FoundationCacheStorage.storage(for: configuration.urlCache)
         requestCachePolicy = configuration.requestCachePolicy
         proxies = ProxySettings(dictionary: configuration.connectionProxyDictionary, environment: environment)
         unixSocketPath = configuration.af.unixSocketPath
