@@ -148,6 +148,26 @@ import Testing
         #expect(response.response?.statusCode == 200)
     }
 
+    /// A session's `urlCredentialStorage` answers a Basic challenge as URLSession does.
+    @Test func storedCredentialAnswersTheChallenge() async throws {
+        let storage = URLCredentialStorage()
+        let url = try #require(URL(string: Server.httpbin("/basic-auth/user/stored")))
+        let space = URLProtectionSpace(host: try #require(url.host), port: try #require(url.port), protocol: "http",
+                                       realm: "Fake Realm", authenticationMethod: NSURLAuthenticationMethodHTTPBasic)
+        let configuration = URLSessionConfiguration.af.default
+        configuration.urlCredentialStorage = storage
+        let session = makeSession(configuration: configuration)
+        let refused = await session.request(url).serializingData().response
+        #expect(refused.response?.statusCode == 401)
+
+        storage.setDefaultCredential(URLCredential(user: "user", password: "stored", persistence: .forSession), for: space)
+        let answered = await session.request(url).serializingData().response
+        #expect(answered.response?.statusCode == 200)
+        let ownHeader = await session.request(url, headers: [.authorization(username: "user", password: "wrong")])
+            .serializingData().response
+        #expect(ownHeader.response?.statusCode == 401)
+    }
+
     @Test func digestChallenge() async throws {
         let session = makeSession(configuration: .af.ephemeral)  // httpbin sets a cookie here
         let response = await session.request(Server.httpbin("/digest-auth/auth/user/secret"))

@@ -109,7 +109,8 @@ extension Session {
         guard !request.isCancelled else { return }
         let task = SessionTask(request: urlRequest, engine: engine, configuration: taskConfiguration,
                                queue: request.underlyingQueue, delegate: request,
-                               credential: request.credential.flatMap(HTTPCredential.init),
+                               credential: request.credential.flatMap(HTTPCredential.init)
+                                   ?? taskConfiguration.storedCredential(for: urlRequest),
                                // A URLRequest's own body stream is sent as URLSession sends it.
                                upload: (request as? UploadRequest)?.transferUpload ?? urlRequest.httpBodyStream.map(TransferUpload.stream),
                                download: (request as? DownloadRequest)?.downloadTarget,

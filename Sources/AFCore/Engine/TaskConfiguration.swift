@@ -20,6 +20,8 @@ final class TaskConfiguration: @unchecked Sendable {
     /// The first of `additionalHeaders` that must not be sent (checked once): every request fails.
     let additionalHeadersProblem: UnsafeRequestError?
     let cookieStorage: HTTPCookieStorage?
+    /// Where credentials for a server's challenge are looked up when a request has none.
+    let credentialStorage: URLCredentialStorage?
     let shouldSetCookies: Bool
     let acceptsCookies: Bool
     let httpVersion: HTTPVersionPolicy
@@ -56,6 +58,7 @@ final class TaskConfiguration: @unchecked Sendable {
         }
         additionalHeadersProblem = additionalHeaders.lazy.compactMap { WireRules.problem(name: $0.name, value: $0.value) }.first
         cookieStorage = configuration.httpCookieStorage
+        credentialStorage = configuration.urlCredentialStorage
         shouldSetCookies = configuration.httpShouldSetCookies
         acceptsCookies = configuration.httpCookieAcceptPolicy != .never
         self.httpVersion = httpVersion

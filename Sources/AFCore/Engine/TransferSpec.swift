@@ -65,7 +65,7 @@ enum TrustRequirement: @unchecked Sendable {
 }
 
 /// A user name and password for HTTP authentication.
-struct HTTPCredential: Sendable, Equatable {
+struct HTTPCredential: Sendable, Hashable {
     var user: String
     var password: String
 }
