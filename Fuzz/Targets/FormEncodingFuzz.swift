@@ -24,7 +24,9 @@ enum FormEncodingFuzz {
             problems.append("form \(form) not encoded")
         }
         let list = ["list": strings]
-        if let encoded = try? encoder.encode(list) as String {
+        // Alphabetized, an array's items are sorted too (as Alamofire's are): read back in
+        // order only when the encoder keeps them as given.
+        if let encoded = try? URLEncodedFormEncoder(alphabetizeKeyValuePairs: false).encode(list) as String {
             problems += check(encoded)
             let values = read(encoded).filter { $0.0 == "list[]" }.map(\.1)
             if values != strings { problems.append("list \(strings) read back as \(values)") }

@@ -35,19 +35,177 @@ import Testing
         }
     }
 
-    /// The superclass's fields go under "super", though the subclass's keys have no such case;
-    /// its encoder's coding path ends with that key, as JSONEncoder's does.
-    @Test func aSuperclassIsEncodedUnderSuper() throws {
-        #expect(try URLEncodedFormEncoder().encode(Dog()) == "name=Rex&super%5Blegs%5D=4")
-        final class Probe: Encodable {
-            enum CodingKeys: String, CodingKey { case unused }
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                let path = container.superEncoder().codingPath.map(\.stringValue)
-                try container.encode(path.joined(separator: "."), forKey: .unused)
-            }
+    /// The super encoders' coding paths, joined by "/": `superEncoder()`'s, `superEncoder(forKey: .keyed)`'s
+    /// and that of the `superEncoder()` of an unkeyed container under `list`.
+    struct SuperEncoderPaths: Encodable {
+        enum CodingKeys: CodingKey { case paths, keyed, list }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            var list = container.nestedUnkeyedContainer(forKey: .list)
+            let encoders = [container.superEncoder(), container.superEncoder(forKey: .keyed), list.superEncoder()]
+            try container.encode(encoders.map { $0.codingPath.map(\.stringValue).joined() }.joined(separator: "/"),
+                                 forKey: .paths)
         }
-        #expect(try URLEncodedFormEncoder().encode(Probe()) == "unused=super")
+    }
+
+    /// The superclass's fields go into the subclass's own object, as Alamofire puts them; a super
+    /// encoder's coding path is where it writes.
+    @Test func aSuperclassIsEncodedAlongsideTheSubclass() throws {
+        #expect(try encode(Dog()) == "legs=4&name=Rex")
+        #expect(try encode(SuperEncoderPaths()) == "paths=/keyed/list")
+    }
+
+    /// `box` reached as a nested container, then through `superEncoder(forKey: .box)`.
+    struct SuperEncoderForKey: Encodable {
+        enum CodingKeys: CodingKey { case box, x, y }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            var box = container.nestedContainer(keyedBy: CodingKeys.self, forKey: .box)
+            try box.encode("1", forKey: .y)
+            var viaSuper = container.superEncoder(forKey: .box).container(keyedBy: CodingKeys.self)
+            try viaSuper.encode("2", forKey: .x)
+        }
+    }
+
+    @Test func superEncoderForAKeyWritesIntoWhatIsUnderThatKey() throws {
+        #expect(try encode(SuperEncoderForKey()) == "box%5Bx%5D=2&box%5By%5D=1")
+    }
+
+    /// Two nested containers for `box`, the first written to before and after the second.
+    struct KeyedTwice: Encodable {
+        enum CodingKeys: CodingKey { case box, x, y }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            var first = container.nestedContainer(keyedBy: CodingKeys.self, forKey: .box)
+            try first.encode("1", forKey: .y)
+            var second = container.nestedContainer(keyedBy: CodingKeys.self, forKey: .box)
+            try second.encode("2", forKey: .x)
+            try first.encode("3", forKey: .y)
+        }
+    }
+
+    @Test func aKeyedContainerReachedTwiceWritesIntoOneObject() throws {
+        #expect(try encode(KeyedTwice()) == "box%5Bx%5D=2&box%5By%5D=3")
+        #expect(try encode(KeyedTwice(), URLEncodedFormEncoder(alphabetizeKeyValuePairs: false)) == "box%5By%5D=3&box%5Bx%5D=2")
+    }
+
+    /// Two unkeyed containers for `list`: "a" and "b", then "c".
+    struct UnkeyedTwice: Encodable {
+        enum CodingKeys: CodingKey { case list }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            var first = container.nestedUnkeyedContainer(forKey: .list)
+            try first.encode("a")
+            try first.encode("b")
+            var second = container.nestedUnkeyedContainer(forKey: .list)
+            try second.encode("c")
+        }
+    }
+
+    @Test func anUnkeyedContainerReachedTwiceStartsAgainAtTheFirstItem() throws {
+        #expect(try encode(UnkeyedTwice(), URLEncodedFormEncoder(arrayEncoding: .indexInBrackets)) == "list%5B0%5D=c&list%5B1%5D=b")
+    }
+
+    /// `box` as an object, then as an array, then (if `writesLast`) the object's container again.
+    struct Reshaped: Encodable {
+        enum CodingKeys: CodingKey { case box, x }
+        let writesLast: Bool
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            var keyed = container.nestedContainer(keyedBy: CodingKeys.self, forKey: .box)
+            try keyed.encode("1", forKey: .x)
+            var list = container.nestedUnkeyedContainer(forKey: .box)
+            try list.encode("2")
+            if writesLast { try keyed.encode("3", forKey: .x) }
+        }
+    }
+
+    /// A key written into an array, or an item into an object, replaces what was there.
+    @Test func aWriteOfTheOtherShapeReplacesWhatWasThere() throws {
+        #expect(try encode(Reshaped(writesLast: false)) == "box%5B%5D=2")
+        #expect(try encode(Reshaped(writesLast: true)) == "box%5Bx%5D=3")
+    }
+
+    /// An unkeyed container whose `superEncoder()` and nested containers are left empty, then
+    /// (if `writesThroughSuper`) one whose super encoder writes a key.
+    struct UnkeyedSuper: Encodable {
+        enum CodingKeys: CodingKey { case list, x }
+        let writesThroughSuper: Bool
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            var list = container.nestedUnkeyedContainer(forKey: .list)
+            _ = list.superEncoder()
+            try list.encode("a")
+            _ = list.nestedContainer(keyedBy: CodingKeys.self)
+            try list.encode("b")
+            guard writesThroughSuper else { return }
+            var viaSuper = list.superEncoder().container(keyedBy: CodingKeys.self)
+            try viaSuper.encode("c", forKey: .x)
+        }
+    }
+
+    /// An unkeyed container's `superEncoder()` takes a position and writes at the array's own key;
+    /// positions nothing was written at take no index.
+    @Test func anUnkeyedContainersSuperEncoderWritesAtTheArraysKey() throws {
+        let encoder = URLEncodedFormEncoder(arrayEncoding: .indexInBrackets)
+        #expect(try encode(UnkeyedSuper(writesThroughSuper: false), encoder) == "list%5B0%5D=a&list%5B1%5D=b")
+        #expect(try encode(UnkeyedSuper(writesThroughSuper: true), encoder) == "list%5Bx%5D=c")
+    }
+
+    /// `root` holding `[2]`, then `[[1]]`.
+    struct Depths: Encodable {
+        enum CodingKeys: CodingKey { case root }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            var list = container.nestedUnkeyedContainer(forKey: .root)
+            try list.encode([2])
+            var inner = list.nestedUnkeyedContainer()
+            try inner.encode([1])
+        }
+    }
+
+    /// Sorting compares escaped `key=value` text, array items included, one level at a time: the
+    /// pairs of an item or a nested object stay together.
+    @Test func sortingComparesEscapedPairsLevelByLevel() throws {
+        #expect(try encode(Depths()) == "root%5B%5D%5B%5D%5B%5D=1&root%5B%5D%5B%5D=2")
+        #expect(try encode(Depths(), URLEncodedFormEncoder(alphabetizeKeyValuePairs: false))
+            == "root%5B%5D%5B%5D=2&root%5B%5D%5B%5D%5B%5D=1")
+        #expect(try encode(["k": [[3, 1], [2]]]) == "k%5B%5D%5B%5D=1&k%5B%5D%5B%5D=3&k%5B%5D%5B%5D=2")
+        #expect(try encode(["k": ["b", "a", "10", "9"]]) == "k%5B%5D=10&k%5B%5D=9&k%5B%5D=a&k%5B%5D=b")
+        #expect(try encode(["a": "1", "a b": "2"]) == "a%20b=2&a=1")
+    }
+
+    struct AbsentOptionals: Encodable {
+        let name: String? = "n"
+        let count: Int? = nil
+        let ratio: Double? = nil
+    }
+
+    @Test func anAbsentOptionalOfAnyTypeFollowsNilEncoding() throws {
+        #expect(try encode(AbsentOptionals()) == "name=n")
+        #expect(try encode(AbsentOptionals(), URLEncodedFormEncoder(nilEncoding: .null)) == "count=null&name=n&ratio=null")
+    }
+
+    struct TwoSingleValues: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(["a": "1"])
+            try container.encode(["b": "2"])
+        }
+    }
+
+    @Test func aSingleValueContainerTakesOneValue() throws {
+        #expect(throws: EncodingError.self) { try encode(["v": TwoSingleValues()]) }
+    }
+
+    struct Silent: Encodable {
+        func encode(to encoder: any Encoder) throws {}
+    }
+
+    @Test func aRootThatWritesNothingIsAnEmptyForm() throws {
+        #expect(try encode(Silent()) == "")
+        #expect(try encode([Int]()) == "")
+        #expect(try encode([String: String]()) == "")
     }
 
     /// Allowed characters that leave some raw which a URL query cannot carry (here brackets)

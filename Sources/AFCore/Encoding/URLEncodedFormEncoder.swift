@@ -163,7 +163,8 @@ public final class URLEncodedFormEncoder: @unchecked Sendable {
         }
     }
 
-    /// Whether the `key=value` pairs are sorted by key.
+    /// Whether the `key=value` pairs are sorted, as escaped text; the pairs of a nested value
+    /// stay together and sort among their siblings.
     public let alphabetizeKeyValuePairs: Bool
     /// How array keys are written.
     public let arrayEncoding: ArrayEncoding
@@ -207,15 +208,14 @@ public final class URLEncodedFormEncoder: @unchecked Sendable {
         self.allowedCharacters = allowedCharacters
     }
 
-    /// Encodes `value` into a form string.
+    /// Encodes `value` into a form string; a value that writes nothing gives an empty string.
     public func encode(_ value: any Encodable) throws -> String {
         let root = FormNode()
-        try value.encode(to: FormTreeEncoder(node: root, options: self, codingPath: []))
-        guard case let .object(pairs) = root.kind else {
-            throw Error.invalidRootObject("\(root.kind.name)")
+        try value.encode(to: FormTreeEncoder(root: root, options: self, codingPath: [], path: []))
+        guard root.shape == .object || root.shape == .empty else {
+            throw Error.invalidRootObject(root.shape.name)
         }
-        var serializer = FormSerializer(options: self)
-        return serializer.serialize(pairs)
+        return FormSerializer(options: self).serialize(root)
     }
 
     /// Encodes `value` into form data (UTF-8).
