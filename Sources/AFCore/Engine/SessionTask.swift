@@ -93,6 +93,8 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         /// The exchange found no network path and waits for the network to change (see
         /// `SessionTask+Connectivity`); what it ended with, to report if the wait ends first.
         var connectivityWait: ConnectivityWait?
+        /// The load by an app's `URLProtocol` serving the task, while it runs.
+        var protocolLoader: ProtocolLoader?
         /// Whether the task has waited for connectivity (the delegate hears it once).
         var hasWaitedForConnectivity = false
         /// Answers held so far: each held answer's number, which its release must name.
@@ -191,17 +193,22 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         let reporting = currentReporting
         let trust = configuration.trustRequirement(for: currentRequest?.url)
         let cache = configuration.httpCache
-        typealias Action = (start: Transfer?, unpause: Transfer?, consultCache: Bool, endsReleasedAnswer: Bool)
+        // Asked outside the lock too: the classes are the app's code.
+        let served = configuration.protocolClasses.classes.isEmpty ? nil
+            : mutableState.withLock { $0.hasStarted ? nil : $0.currentRequest }.flatMap(configuration.protocolClasses.serving)
+        typealias Action = (start: Transfer?, unpause: Transfer?, consultCache: Bool, endsReleasedAnswer: Bool,
+                            protocolClass: URLProtocol.Type?)
         let action = mutableState.withLock { state -> Action in
-            guard state.state == .suspended else { return (nil, nil, false, false) }
+            guard state.state == .suspended else { return (nil, nil, false, false, nil) }
             state.state = .running
-            if state.hasStarted { return (nil, state.transfer, false, state.releasedHeldAnswer != nil) }
+            if state.hasStarted { return (nil, state.transfer, false, state.releasedHeldAnswer != nil, nil) }
             state.hasStarted = true
-            if cache != nil, usesHTTPCache(download: state.download) { return (nil, nil, true, false) }
+            if let served, (state.download?.resumeOffset ?? 0) == 0 { return (nil, nil, false, false, served) }
+            if cache != nil, usesHTTPCache(download: state.download) { return (nil, nil, true, false, nil) }
             let transfer = makeTransfer(for: state.currentRequest, download: state.download, reporting: reporting, trust: trust)
             state.transfer = transfer
             state.hopStart = Date()
-            return (transfer, nil, false, false)
+            return (transfer, nil, false, false, nil)
         }
         if let transfer = action.start {
             handOffs.record()
@@ -213,6 +220,7 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         // The cache is read on the task's queue (at once when resumed there, as a request's task
         // is), never on another caller's thread or the engine's.
         if action.consultCache, let cache { queue.runOrAsync(recording: handOffs) { self.startThroughCache(cache) } }
+        if let served = action.protocolClass { queue.runOrAsync(recording: handOffs) { self.startThroughProtocol(served) } }
     }
 
     /// Pauses the task; data stops flowing until `resume()`.
@@ -274,7 +282,7 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
 
     /// Cancels the task; it completes with `URLError.cancelled`.
     func cancel() {
-        enum Stop { case none, transfer(Transfer), held(HeldAnswer), waiting(ConnectivityWait) }
+        enum Stop { case none, transfer(Transfer), held(HeldAnswer), waiting(ConnectivityWait), loading(ProtocolLoader) }
         let stop = mutableState.withLock { state -> Stop in
             guard state.state == .running || state.state == .suspended else { return .none }
             state.state = .canceling
@@ -287,6 +295,7 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
                 state.transfer = transfer
                 return .transfer(transfer)
             }
+            if let loader = state.protocolLoader { return .loading(loader) }
             return state.transfer.map(Stop.transfer) ?? .none
         }
         switch stop {
@@ -294,6 +303,7 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         case let .transfer(transfer): engine.cancel(transfer)
         case let .held(held): queue.runOrAsync(recording: handOffs) { self.cancelHeldAnswer(held) }
         case let .waiting(wait): queue.runOrAsync(recording: handOffs) { self.endConnectivityWait(wait, cancelled: true) }
+        case let .loading(loader): loader.cancel()
         }
     }
 

@@ -20,6 +20,8 @@ final class TaskConfiguration: @unchecked Sendable {
     /// The first of `additionalHeaders` that must not be sent (checked once): every request fails.
     let additionalHeadersProblem: UnsafeRequestError?
     let cookieStorage: HTTPCookieStorage?
+    /// The app's `URLProtocol` classes, which serve the requests they accept.
+    let protocolClasses: ProtocolClasses
     /// Where credentials for a server's challenge are looked up when a request has none.
     let credentialStorage: URLCredentialStorage?
     let shouldSetCookies: Bool
@@ -59,6 +61,7 @@ final class TaskConfiguration: @unchecked Sendable {
         additionalHeadersProblem = additionalHeaders.lazy.compactMap { WireRules.problem(name: $0.name, value: $0.value) }.first
         cookieStorage = configuration.httpCookieStorage
         credentialStorage = configuration.urlCredentialStorage
+        protocolClasses = ProtocolClasses(configuration.protocolClasses)
         shouldSetCookies = configuration.httpShouldSetCookies
         acceptsCookies = configuration.httpCookieAcceptPolicy != .never
         self.httpVersion = httpVersion
