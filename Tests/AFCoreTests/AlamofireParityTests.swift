@@ -53,3 +53,23 @@ import Testing
         if let file = downloaded.fileURL { try? FileManager.default.removeItem(at: file) }
     }
 }
+
+/// Accessors and conveniences Alamofire keeps internal and AF offers.
+@Suite struct RetryResultAccessorTests {
+    struct Failure: Error {}
+
+    @Test func accessorsReadTheDecision() {
+        #expect(RetryResult.retry.retryRequired && RetryResult.retryWithDelay(2).retryRequired)
+        #expect(!RetryResult.doNotRetry.retryRequired && !RetryResult.doNotRetryWithError(Failure()).retryRequired)
+        #expect(RetryResult.retryWithDelay(2).delay == 2 && RetryResult.retry.delay == nil)
+        #expect(RetryResult.doNotRetryWithError(Failure()).error is Failure && RetryResult.doNotRetry.error == nil)
+    }
+
+    @Test func operationQueueRunsOnItsUnderlyingQueue() {
+        let underlying = DispatchQueue(label: "test.underlying")
+        let queue = OperationQueue(maxConcurrentOperationCount: 1, underlyingQueue: underlying, name: "delegate",
+                                   startSuspended: true)
+        #expect(queue.underlyingQueue === underlying && queue.name == "delegate" && queue.isSuspended)
+        #expect(queue.maxConcurrentOperationCount == 1)
+    }
+}

@@ -14,18 +14,22 @@ public enum RetryResult: Sendable {
     /// Let the request end, with this error next to the original one (`requestRetryFailed`).
     case doNotRetryWithError(any Error)
 
-    var retryRequired: Bool {
+    /// Whether the request runs again (`retry` or `retryWithDelay`). An AF addition, for
+    /// retriers that combine others' decisions.
+    public var retryRequired: Bool {
         switch self {
         case .retry, .retryWithDelay: true
         case .doNotRetry, .doNotRetryWithError: false
         }
     }
 
-    var delay: TimeInterval? {
+    /// The delay of `retryWithDelay`, else nil. An AF addition.
+    public var delay: TimeInterval? {
         if case let .retryWithDelay(delay) = self { delay } else { nil }
     }
 
-    var error: (any Error)? {
+    /// The error of `doNotRetryWithError`, else nil. An AF addition.
+    public var error: (any Error)? {
         if case let .doNotRetryWithError(error) = self { error } else { nil }
     }
 }
