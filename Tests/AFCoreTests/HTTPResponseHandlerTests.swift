@@ -58,6 +58,30 @@ import Testing
         #expect(seen.value?.statusCode == 200 && seen.value?.value(forHTTPHeaderField: "Content-Length") == "17")
     }
 
+    /// As Alamofire's: the form without a disposition holds the body too, until it returned, so a
+    /// stream's first chunk never reaches its handler before the head's handler ran.
+    @Test func aStreamsFirstChunkComesAfterTheHeadsHandler() async throws {
+        let session = makeSession()
+        let events = Protected<[String]>([])
+        let streamQueue = DispatchQueue(label: "test.stream")
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            session.streamRequest(Server.httpbin("/stream-bytes/5000?chunk_size=100"))
+                .onHTTPResponse(on: handlerQueue) { _ in
+                    events.withLock { $0.append("head") }
+                    // Slow on purpose: a chunk let in meanwhile would be reported before "handled".
+                    usleep(100_000)
+                    events.withLock { $0.append("handled") }
+                }
+                .responseStream(on: streamQueue) { stream in
+                    switch stream.event {
+                    case .stream: events.withLock { $0.append("chunk") }
+                    case .complete: continuation.resume()
+                    }
+                }
+        }
+        #expect(Array(events.value.prefix(3)) == ["head", "handled", "chunk"])
+    }
+
     @Test func aRedirectIsNotHeldOnlyTheFinalResponse() async throws {
         let session = makeSession()
         let heads = Protected<[Int]>([])

@@ -15,15 +15,16 @@ extension Request {
     /// Called with each final response head; answers with a disposition.
     typealias HTTPResponseHandler = @Sendable (HTTPURLResponse, @escaping @Sendable (ResponseDisposition) -> Void) -> Void
 
-    func setHTTPResponseHandler(on queue: DispatchQueue, holdsBody: Bool, _ handler: @escaping HTTPResponseHandler) {
+    func setHTTPResponseHandler(on queue: DispatchQueue, _ handler: @escaping HTTPResponseHandler) {
         mutableState.withLock { state in
-            if state.keepsAttemptHandlers { state.httpResponseHandler = (queue, handler, holdsBody) }
+            if state.keepsAttemptHandlers { state.httpResponseHandler = (queue, handler) }
         }
     }
 
-    /// The form without a disposition: `handler` is told each head; the body is read meanwhile.
+    /// The form without a disposition: `handler` is told each head, and the body follows once it
+    /// returned (as Alamofire's: a stream's first chunk never reaches its handler before the head).
     func observeHTTPResponses(on queue: DispatchQueue, _ handler: @escaping @Sendable (HTTPURLResponse) -> Void) {
-        setHTTPResponseHandler(on: queue, holdsBody: false) { response, completion in
+        setHTTPResponseHandler(on: queue) { response, completion in
             handler(response)
             completion(.allow)
         }
@@ -31,7 +32,7 @@ extension Request {
 
     /// The async form: `handler` decides in a task of its own while the body waits.
     func decideOnHTTPResponses(_ handler: @escaping @Sendable (HTTPURLResponse) async -> ResponseDisposition) {
-        setHTTPResponseHandler(on: underlyingQueue, holdsBody: true) { response, completion in
+        setHTTPResponseHandler(on: underlyingQueue) { response, completion in
             Task { completion(await handler(response)) }
         }
     }
@@ -40,11 +41,9 @@ extension Request {
     var awaitsResponseDisposition: Bool { mutableState.withLock { $0.httpResponseHandler != nil } }
 
     /// A final response head arrived (engine thread): the handler decides, on its queue, whether
-    /// the body is read or the request cancelled; one that takes no decision lets the body in
-    /// at once.
+    /// the body is read or the request cancelled.
     func decide(on response: HTTPURLResponse, task: SessionTask) {
         guard let handler = mutableState.withLock({ $0.httpResponseHandler }) else { return }
-        if !handler.holdsBody { task.openResponseGate() }
         // Read now: the decision ends that held answer only (a redirect not followed).
         let heldAnswer = task.heldAnswerNumber
         handler.queue.async {
@@ -69,7 +68,7 @@ extension DataRequest {
         perform handler: @escaping @Sendable (_ response: HTTPURLResponse,
                                               _ completionHandler: @escaping @Sendable (ResponseDisposition) -> Void) -> Void
     ) -> Self {
-        setHTTPResponseHandler(on: queue, holdsBody: true, handler)
+        setHTTPResponseHandler(on: queue, handler)
         return self
     }
 
@@ -111,7 +110,7 @@ extension DataStreamRequest {
         perform handler: @escaping @Sendable (_ response: HTTPURLResponse,
                                               _ completionHandler: @escaping @Sendable (ResponseDisposition) -> Void) -> Void
     ) -> Self {
-        setHTTPResponseHandler(on: queue, holdsBody: true, handler)
+        setHTTPResponseHandler(on: queue, handler)
         return self
     }
 

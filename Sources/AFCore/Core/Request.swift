@@ -58,7 +58,7 @@ public class Request: @unchecked Sendable {
         var deadlinePassed = false
         var urlRequestHandler: (queue: DispatchQueue, handler: @Sendable (URLRequest) -> Void)?
         var taskHandler: (queue: DispatchQueue, handler: @Sendable (URLSessionTask) -> Void)?
-        var httpResponseHandler: (queue: DispatchQueue, handler: HTTPResponseHandler, holdsBody: Bool)?
+        var httpResponseHandler: (queue: DispatchQueue, handler: HTTPResponseHandler)?
         /// Run once the response serializers are done (the event sequences end there).
         var finishHandlers: [@Sendable () -> Void] = []
         /// The `URLSessionTask`s handed out for `tasks`, made when first asked for.

@@ -266,10 +266,9 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
     /// The number of the answer held for a decision on its head, if one is.
     var heldAnswerNumber: Int? { mutableState.withLock { $0.heldAnswer?.number } }
 
-    /// Lets the current exchange's response body in before it arrives (engine thread, from the
-    /// head's callback): nothing is paused then. Returns the transfer whose gate it opened.
+    /// Opens the current exchange's response gate; returns the transfer whose gate it opened.
     @discardableResult
-    func openResponseGate() -> Transfer? {
+    private func openResponseGate() -> Transfer? {
         guard let transfer = mutableState.withLock({ $0.transfer }), let gate = transfer.spec.responseGate else { return nil }
         gate.open()
         return transfer
