@@ -35,7 +35,8 @@ struct CurlFailure: Error, Sendable {
     var description: String {
         let summary = String(cString: curl_easy_strerror(code))
         guard let message, !message.isEmpty else { return summary }
-        return "\(summary): \(message)"
+        // curl's message often ends with the summary already: said once.
+        return message.contains(summary) ? message : "\(summary): \(message)"
     }
 
     static func urlErrorCode(for code: CURLcode) -> URLError.Code {
