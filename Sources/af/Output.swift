@@ -7,10 +7,17 @@ import FoundationNetworking
 /// What `af` prints: the body on standard output; status line, headers, timings and errors on
 /// standard error when asked or needed.
 struct Output {
+    /// A usage error: what is wrong and where help is (as curl says it), status 2.
     func usage(_ error: Invocation.UsageError) -> Int32 {
-        if !error.description.isEmpty { note("af: \(error.description)") }
-        note(Invocation.usage)
+        note("af: \(error.description)")
+        note("af: try 'af --help' for more")
         return 2
+    }
+
+    /// `--help`: the usage text on standard output, status 0.
+    func help() -> Int32 {
+        FileHandle.standardOutput.write(Data((Invocation.usage + "\n").utf8))
+        return 0
     }
 
     func failure(_ message: String, status: Int32) -> Int32 {
@@ -23,12 +30,12 @@ struct Output {
     }
 
     /// Prints the response (the body to standard output); the exit status.
-    func response(_ response: AFDataResponse<Data>, verbose: Bool, requireHTTP2: Bool) -> Int32 {
+    func response(_ response: AFDataResponse<Data>, verbose: Bool, requireHTTP2: Bool, sessionHeaders: HTTPHeaders) -> Int32 {
         let transaction = response.metrics?.transactionMetrics.last
-        if verbose, let request = response.request { self.request(request) }
+        if verbose, let request = response.request { self.request(request, sessionHeaders: sessionHeaders) }
         if let http = response.response {
             note("\(transaction?.networkProtocolName ?? "HTTP") \(http.statusCode) \(HTTPURLResponse.localizedString(forStatusCode: http.statusCode))")
-            if verbose { for header in http.headers.sorted() { note("\(header.name): \(header.value)") } }
+            if verbose { headers(http) }
         }
         if verbose, let metrics = response.metrics { timings(metrics) }
         if let data = response.data, !data.isEmpty {
@@ -46,6 +53,11 @@ struct Output {
         return Self.status(for: response.response?.statusCode)
     }
 
+    /// The response's header fields, made printable.
+    func headers(_ response: HTTPURLResponse) {
+        for header in response.headers.sorted() { note("\(Self.printable(header.name)): \(Self.printable(header.value))") }
+    }
+
     static func status(for code: Int?) -> Int32 {
         switch code ?? 0 {
         case 400..<500: 4
@@ -54,9 +66,26 @@ struct Output {
         }
     }
 
-    func request(_ request: URLRequest) {
-        note("> \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")")
-        for header in request.headers.sorted() { note("> \(header.name): \(header.value)") }
+    /// The request as sent: its header fields with the session's it did not override.
+    func request(_ request: URLRequest, sessionHeaders: HTTPHeaders) {
+        note("> \(request.httpMethod ?? "GET") \(Self.printable(request.url?.absoluteString ?? ""))")
+        var headers = sessionHeaders
+        for header in request.headers { headers.update(header) }
+        for header in headers.sorted() { note("> \(Self.printable(header.name)): \(Self.printable(header.value))") }
+    }
+
+    /// `text` with control characters shown as escapes (`\x1B`): a server's header value must
+    /// not drive the terminal (set its title, clear the screen).
+    static func printable(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 && scalar != "\t" || (0x7F...0x9F).contains(scalar.value) {
+                result += String(format: "\\x%02X", scalar.value)
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     func timings(_ metrics: TaskMetrics) {

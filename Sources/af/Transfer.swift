@@ -20,7 +20,8 @@ struct Transfer {
             // RetryPolicy retries errors: with --retry, a 5xx answer is one.
             if invocation.retries > 0 { request = request.validate(statusCode: 100..<500) }
             let response = await request.serializingData(emptyResponseCodes: Set(100..<600)).response
-            return output.response(response, verbose: invocation.verbose, requireHTTP2: invocation.http2)
+            return output.response(response, verbose: invocation.verbose, requireHTTP2: invocation.http2,
+                                   sessionHeaders: session.sessionConfiguration.headers)
         } catch let error as Invocation.UsageError {
             return output.usage(error)
         } catch {
@@ -30,7 +31,7 @@ struct Transfer {
 
     private func makeRequest(_ url: URL, on session: Session) throws -> DataRequest {
         let method = HTTPMethod(rawValue: invocation.effectiveMethod)
-        let headers = RequestItem.headers(invocation.items)
+        let headers = invocation.headers
         if let path = invocation.upload {
             let file = URL(fileURLWithPath: path)
             guard FileManager.default.isReadableFile(atPath: path) else { throw SessionFactory.Failure(description: "cannot read \(path)") }
@@ -58,6 +59,15 @@ struct Transfer {
                 request.httpBody = Data((components.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B").utf8)
                 if request.headers["Content-Type"] == nil {
                     request.headers.add(.contentType("application/x-www-form-urlencoded; charset=utf-8"))
+                }
+            }
+        } else if invocation.readsStdin {
+            let body = FileHandle.standardInput.readDataToEndOfFile()
+            if !body.isEmpty {
+                request.httpBody = body
+                if request.headers["Content-Type"] == nil {
+                    let isJSON = (try? JSONSerialization.jsonObject(with: body, options: .fragmentsAllowed)) != nil
+                    request.headers.add(.contentType(isJSON ? "application/json" : "application/octet-stream"))
                 }
             }
         } else if let body = try RequestItem.jsonBody(invocation.items) {

@@ -4,13 +4,15 @@ import Foundation
 // `af demo` runs the demo; anything else is one request (see Invocation.usage).
 let arguments = Array(CommandLine.arguments.dropFirst())
 let status: Int32
-if arguments.isEmpty || arguments == ["demo"] {
+if arguments == ["demo"] {
     status = await runDemo()
 } else {
     do {
         status = await Transfer(invocation: try Invocation(arguments)).run()
     } catch let error as Invocation.UsageError {
         status = Output().usage(error)
+    } catch is Invocation.HelpRequested {
+        status = Output().help()
     } catch {
         status = Output().failure("\(error)", status: 2)
     }

@@ -479,6 +479,10 @@ def handle(conn):
                 if path == "/four-digit-status":
                     conn.sendall(b"HTTP/2 1000 X\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
                     return
+                if path == "/terminal-escape":
+                    # A header value that would set a terminal's title if printed raw.
+                    respond(conn, "200 OK", b"ok", extra=b"X-Title: \x1b]0;pwned\x07\r\n")
+                    continue
                 if path == "/malformed-json":
                     respond(conn, "200 OK", b'{"key": "value", oops', "application/json")
                     continue
