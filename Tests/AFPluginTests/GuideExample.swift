@@ -1,7 +1,7 @@
 import AFCore
 import Foundation
 
-// The plugin of the README's "Writing a plugin" guide, word for word: the test beside this
+// The plugin of the "Writing a plugin" article (AFCore.docc), word for word: the test beside this
 // file keeps the guide's code compiling and doing what the guide says.
 
 /// Stamps each attempt with an `X-Correlation-ID` header and reports requests slower than a limit.
