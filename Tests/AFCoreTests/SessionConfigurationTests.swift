@@ -115,6 +115,16 @@ import Testing
         #expect(dictionary.proxy(forScheme: "http") == "")
         #expect(dictionary.noProxy == "a.example,b.example")
     }
+
+    /// AF's own settings share `connectionProxyDictionary`; they leave the proxy variables in force.
+    @Test func afSettingsKeepTheEnvironmentsProxies() {
+        let configuration = URLSessionConfiguration.af.default
+        configuration.af.waitsForConnectivity = true
+        configuration.af.unixSocketPath = "/run/example.sock"
+        let settings = ProxySettings(dictionary: configuration.connectionProxyDictionary,
+                                     environment: ["https_proxy": "http://env:8"])
+        #expect(settings.proxy(forScheme: "https") == "http://env:8")
+    }
 }
 
 /// Session-wide operations on requests: listing, cancelling, and the Session going away.

@@ -9,7 +9,12 @@ struct ProxySettings: Sendable, Equatable {
     /// Hosts reached directly, comma-separated, in curl's `NO_PROXY` syntax.
     var noProxy: String?
 
+    /// The keys AF keeps its own settings under in `connectionProxyDictionary` (the only
+    /// dictionary a configuration carries across copies): they say nothing about proxies.
+    static let afKeys: Set<String> = [URLSessionConfiguration.waitsForConnectivityKey, UnixSocketRoute.configurationKey]
+
     init(dictionary: [AnyHashable: Any]?, environment: [String: String]) {
+        let dictionary = dictionary?.filter { key, _ in !Self.afKeys.contains(key as? String ?? "") }
         if let dictionary, !dictionary.isEmpty {
             http = Self.proxy(in: dictionary, prefix: "HTTP")
             https = Self.proxy(in: dictionary, prefix: "HTTPS")
