@@ -72,7 +72,7 @@ extension DataRequest {
         return self
     }
 
-    /// Calls `handler` on `queue` with each final response head; the body is read meanwhile.
+    /// Calls `handler` on `queue` with each final response head; the body is read once it returned.
     @discardableResult
     public func onHTTPResponse(on queue: DispatchQueue = .main,
                                perform handler: @escaping @Sendable (HTTPURLResponse) -> Void) -> Self {
@@ -114,7 +114,7 @@ extension DataStreamRequest {
         return self
     }
 
-    /// Calls `handler` on `queue` with each final response head; the stream flows meanwhile.
+    /// Calls `handler` on `queue` with each final response head; the stream flows once it returned.
     @discardableResult
     public func onHTTPResponse(on queue: DispatchQueue = .main,
                                perform handler: @escaping @Sendable (HTTPURLResponse) -> Void) -> Self {
