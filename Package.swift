@@ -100,7 +100,6 @@ let package = Package(
                                    .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                                    .product(name: "Logging", package: "swift-log")],
                     swiftSettings: strict),
-        // Runs the built `af` tool (the dependency makes sure it is built first).
         // Code written for Alamofire, compiled unchanged against AFCore's public API.
         .testTarget(name: "AlamofireCodeTests",
                     dependencies: ["AFCore", "AFTrust", "AFMultipart", "AFReachability", "AFTestSupport"], swiftSettings: strict),
@@ -110,7 +109,21 @@ let package = Package(
                     swiftSettings: strict,
                     plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]),
         .testTarget(name: "AFCombineTests", dependencies: ["AFCombine", "AFTestSupport"], swiftSettings: strict),
+        // Runs the built `af` tool (the dependency makes sure it is built first).
         .testTarget(name: "AFCLITests", dependencies: ["af", "AFTestSupport"], swiftSettings: strict),
+        // The example of each product's documentation page, compiled (never run): see
+        // scripts/check-doc-examples.py, which keeps the pages and these files the same.
+        .testTarget(name: "DocExamplesTests",
+                    dependencies: ["AFCore", "AFAuth", "AFCache", "AFTrust", "AFMultipart", "AFReachability", "AFCombine",
+                                   "AFOpenAPI", "AFLogging", "AFMetrics", "AFTracing", "AFServiceLifecycle",
+                                   .product(name: "OpenCombine", package: "OpenCombine"),
+                                   .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                                   .product(name: "HTTPTypes", package: "swift-http-types"),
+                                   .product(name: "Logging", package: "swift-log"),
+                                   .product(name: "Metrics", package: "swift-metrics"),
+                                   .product(name: "Tracing", package: "swift-distributed-tracing"),
+                                   .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+                    swiftSettings: strict),
         .testTarget(name: "AFReachabilityTests", dependencies: ["AFReachability", "CNetlink", "AFTestSupport"], swiftSettings: strict),
         // What each fuzz target does with one input (scripts/fuzz.sh); the suite replays the corpus.
         .target(name: "AFFuzzTargets", dependencies: ["AFCore", "AFTrust", "CNetlink"], path: "Fuzz/Targets", swiftSettings: strict),

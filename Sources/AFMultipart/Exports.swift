@@ -1,3 +1,3 @@
 /// AFMultipart: multipart/form-data bodies (RFC 7578), encoded in memory up to a threshold and
-/// spilled to a temporary file above it.
+/// sent from their parts above it.
 @_exported import AFCore

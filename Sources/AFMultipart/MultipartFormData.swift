@@ -6,8 +6,8 @@ import FoundationNetworking
 /// A multipart/form-data body (RFC 7578) built from data, files and streams. Files and streams
 /// are read only when the body is encoded; errors found while appending are reported then.
 open class MultipartFormData: @unchecked Sendable {
-    /// Forms whose `contentLength` exceeds this many bytes are written to a temporary file and
-    /// streamed from it; smaller ones are encoded in memory.
+    /// Forms whose `contentLength` exceeds this many bytes are sent from their parts; smaller
+    /// ones are encoded in memory.
     public static let encodingMemoryThreshold: UInt64 = 10_000_000
 
     /// The `Content-Type` header of the body, with its boundary.

@@ -5,8 +5,8 @@ import FoundationNetworking
 
 extension Session {
     /// Uploads the form `multipartFormData` builds. Forms of up to `encodingMemoryThreshold`
-    /// bytes are encoded in memory; larger ones are written to a temporary file and streamed
-    /// from it, and the file is removed when the request ends.
+    /// bytes are encoded in memory; larger ones are sent from their parts (files read where they
+    /// are, only stream parts and large `Data` parts kept in a temporary file that has no name).
     public func upload(multipartFormData: @escaping @Sendable (MultipartFormData) -> Void,
                        to url: any URLConvertible,
                        usingThreshold encodingMemoryThreshold: UInt64 = MultipartFormData.encodingMemoryThreshold,
