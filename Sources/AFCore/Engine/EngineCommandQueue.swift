@@ -35,7 +35,7 @@ struct EngineCommandQueue {
         /// The connection `transfer` leaves in curl's cache, if any: it ended well, over HTTP/1.1
         /// or later, without the server closing the connection. Worked out on the engine thread
         /// as each sequential request ends, so by bytes: Foundation's `range(of:)` and
-        /// `contains(_:)` on strings cost 20k instructions here.
+        /// `contains(_:)` on strings would cost more than the rest of a request's completion.
         init?(of transfer: Transfer, outcome: TransferOutcome) {
             guard outcome.failure == nil, !outcome.wasCancelled, !transfer.standing.freshConnection,
                   outcome.timings.httpVersion >= Int(CURL_HTTP_VERSION_1_1),

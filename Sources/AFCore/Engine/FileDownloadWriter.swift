@@ -16,10 +16,9 @@ struct DownloadTarget: Sendable, Equatable {
 /// partly written page on every unaligned write. Engine thread only.
 final class FileDownloadWriter {
     /// Bytes gathered before a write: twice curl's pieces. Not larger: how fast the kernel copies
-    /// a write into the page cache depends on its size, and not steadily. On this project's
-    /// Linux 6.18 VMs, writes of 64 KiB and more ran at 0.4-0.55x libcurl's 8 KiB writes on one
-    /// VM (sys time 1.2-1.7 s per GiB against 0.5 s at 32 KiB), while another had favoured
-    /// 128 KiB; 32 KiB was the fastest measured here (1.2-1.7 GB/s) and 8-16 KiB close behind.
+    /// a write into the page cache depends on its size, and not steadily from one machine to
+    /// another; writes of 64 KiB and more were measured at half the speed of small ones on some,
+    /// while 32 KiB was at or near the fastest everywhere (the benchmarks' transfer rows).
     static let bufferSize = 32 * 1024
     private static let pageSize = 4096
 

@@ -197,7 +197,7 @@ package struct ResponseHeadParser {
     }
 
     /// `HTTP/1.1 200 OK`: the version, then the code, separated by spaces; read over the bytes
-    /// (a String split took 7k instructions of every request). nil when the code is not three
+    /// (a String split costs more than the rest of the head's parsing). nil when the code is not three
     /// digits (RFC 9112 §4; curl 7.88 passes on longer codes after `HTTP/2`).
     private static func statusLine(_ line: UnsafeBufferPointer<UInt8>) -> ResponseHead? {
         let space = UInt8(ascii: " ")

@@ -2,7 +2,7 @@ import Foundation
 
 /// The URLs that strings recently handed to `String.asURL()` made, so that a string used again
 /// (an app calling the same endpoints) is not parsed again: parsing a URL and reading its host
-/// to check it cost 4–7k instructions, comparing with a kept string a few dozen.
+/// to check it costs thousands of instructions, comparing with a kept string a few dozen.
 ///
 /// Strings are compared byte for byte, not as Swift compares them (canonical equivalence): two
 /// spellings of "é" are equal Strings but make different URLs. Only valid URLs are kept, from
