@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(name: "AFCombineTests", dependencies: ["AFCombine", "AFTestSupport"], swiftSettings: strict),
         // Runs the built `af` tool (the dependency makes sure it is built first).
         .testTarget(name: "AFCLITests", dependencies: ["af", "AFTestSupport"], swiftSettings: strict),
-        // The example of each product's documentation page, compiled (never run): see
+        // The code of each product's documentation page and article, compiled (never run): see
         // scripts/check-doc-examples.py, which keeps the pages and these files the same.
         .testTarget(name: "DocExamplesTests",
                     dependencies: ["AFCore", "AFAuth", "AFCache", "AFTrust", "AFMultipart", "AFReachability", "AFCombine",

@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 products=(AFCore AFAuth AFTrust AFCache AFMultipart AFReachability AFCombine AFOpenAPI AFLogging AFMetrics AFTracing AFServiceLifecycle)
 [ $# -gt 0 ] && products=("$@")
-# Each landing page's example is the code DocExamplesTests compiles.
+# The code of each landing page and article is the code DocExamplesTests compiles.
 python3 scripts/check-doc-examples.py
 mkdir -p .build/docs-site
 missing=0

@@ -29,3 +29,10 @@ final class CorrelationIDPlugin: RequestInterceptor, EventMonitor, @unchecked Se
         report(request.id, seconds)
     }
 }
+
+/// The article's last lines: the plugin installed as adapter and monitor.
+func guideInstallation() {
+    let plugin = CorrelationIDPlugin(reportingSlowerThan: 2) { id, seconds in print("slow: \(id) \(seconds) s") }
+    let session = Session(interceptor: plugin, eventMonitors: [plugin])
+    _ = session
+}
