@@ -46,7 +46,7 @@ import Testing
     @Test func aRedirect307ResendsTheFile() async throws {
         // httpbin answers the 307 without reading the body and closes; a body small enough for
         // one send keeps a loaded machine from hitting that close mid-send (EPIPE, see the note
-        // on early answers in the README).
+        // on early answers in the Recipes article).
         let (url, text) = try textFile(size: 20_000)
         defer { try? FileManager.default.removeItem(at: url) }
         let session = makeSession()

@@ -3,7 +3,7 @@ import AFTestSupport
 import Foundation
 import Testing
 
-/// The README's example plugin, installed as the guide says, against httpbin.
+/// The Writing a plugin article's plugin, installed as the article says, against httpbin.
 @Suite(.timeLimit(.minutes(1))) struct GuideExampleTests {
     struct Echo: Decodable { let headers: [String: String] }
 

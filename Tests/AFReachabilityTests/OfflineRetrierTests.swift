@@ -139,7 +139,7 @@ extension InProcessMonitors {
             withExtendedLifetime(session) {}
         }
 
-        /// README's pattern: one manager for the app's own listener and for the retrier. The retrier
+        /// The documented pattern: one manager for the app's own listener and for the retrier. The retrier
         /// watches beside the listener: the app keeps hearing every change after the wait.
         @Test func aManagerSharedWithTheAppKeepsTheAppsListener() async throws {
             typealias Heard = ReachabilityNamespaceTests.Heard
