@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "AFServiceLifecycle", targets: ["AFServiceLifecycle"]),
     ],
     dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
@@ -67,7 +68,8 @@ let package = Package(
                 dependencies: ["AFCore", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                                .product(name: "HTTPTypes", package: "swift-http-types")],
                 swiftSettings: strict),
-        .executableTarget(name: "af", dependencies: ["AFCore", "AFTrust", "AFCache", "AFMultipart", "AFReachability"],
+        .executableTarget(name: "af", dependencies: ["AFCore", "AFTrust", "AFCache", "AFMultipart", "AFReachability",
+                                                     .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
         .target(name: "AFLogging", dependencies: ["AFCore", .product(name: "Logging", package: "swift-log")],
                 path: "Plugins/AFLogging", swiftSettings: strict),

@@ -12,20 +12,18 @@ struct Download {
     let output: Output
 
     func run(_ url: URL, on session: Session) async -> Int32 {
-        let target = URL(fileURLWithPath: invocation.output ?? Self.name(for: url))
-        let resumeFile = URL(fileURLWithPath: target.path + ".af-resume")
-        // A name the server chose never replaces a file (curl -O and wget alike would): -o names
-        // the file to replace.
-        if invocation.output == nil, FileManager.default.fileExists(atPath: target.path),
-           !FileManager.default.fileExists(atPath: resumeFile.path) {
-            return output.failure("\(target.path) exists: choose the file with -o", status: 6)
+        guard let name = invocation.output ?? Self.unusedName(for: url) else {
+            return output.failure("no free name for \(Self.name(for: url)): choose the file with -o", status: 6)
         }
-        // An error answer (4xx, 5xx) is not saved as the file: it goes to a file of its own,
-        // removed once its status is known.
+        let target = URL(fileURLWithPath: name)
+        let resumeFile = URL(fileURLWithPath: target.path + ".af-resume")
+        // An answer other than 2xx is not saved as the file (unless --download-errors): it goes
+        // to a file of its own, removed once its status is known.
         let errorFile = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("af-error-\(UUID().uuidString)")
+        let keepsErrors = invocation.downloadErrors
         let options: DownloadRequest.Options = invocation.output == nil ? [] : [.removePreviousFile, .createIntermediateDirectories]
         let destination: DownloadRequest.Destination = { _, response in
-            response.statusCode >= 400 ? (errorFile, []) : (target, options)
+            (200..<300).contains(response.statusCode) || keepsErrors ? (target, options) : (errorFile, [])
         }
         let request: DownloadRequest
         let saved = try? Data(contentsOf: resumeFile)
@@ -65,27 +63,36 @@ struct Download {
         if invocation.verbose, let metrics = response.metrics { output.timings(metrics) }
         try? FileManager.default.removeItem(at: errorFile)
         if let error = response.error {
-            return output.failure(output.describe(error), status: error.isExplicitlyCancelledError ? 130 : 3)
+            return output.failure(output.describe(error, verbose: invocation.verbose), status: error.isExplicitlyCancelledError ? 130 : 3)
         }
-        let status = Output.status(for: response.response?.statusCode)
-        if status != 0 { return output.failure("the server answered \(response.response?.statusCode ?? 0): nothing saved", status: status) }
+        let code = response.response?.statusCode ?? 0
+        if !(200..<300).contains(code), !keepsErrors {
+            let status = Output.status(for: code)
+            return output.failure("the server answered \(code): nothing saved", status: status == 0 ? 3 : status)
+        }
         output.note("af: saved \(target.path)")
-        return status
+        return Output.status(for: code)
     }
 
-    /// The file name the URL suggests, in the working directory: its last path segment as sent,
-    /// decoded, with `/`, `\\` and control characters as `_` and leading dots dropped (no name
-    /// reaches another directory or hides); "index.html" when nothing is left.
+    /// The name for a download of `url` when none is given: the URL's name, or that name with
+    /// `-1`, `-2`… (as httpie does) when a file has it, unless an interrupted download of it can
+    /// be resumed. Nil when the first thousand are all taken.
+    static func unusedName(for url: URL) -> String? {
+        let base = name(for: url)
+        let files = FileManager.default
+        for index in 0..<1000 {
+            let candidate = index == 0 ? base : "\(base)-\(index)"
+            if !files.fileExists(atPath: candidate) || files.fileExists(atPath: candidate + ".af-resume") { return candidate }
+        }
+        return nil
+    }
+
+    /// The file name the URL suggests, in the working directory: its last path segment as sent
+    /// (percent-encoded, so it holds no `/`), "index.html" when there is none or it is `.` or `..`.
     static func name(for url: URL) -> String {
         let segment = url.path(percentEncoded: true).split(separator: "/").last.map(String.init) ?? ""
-        let decoded = segment.removingPercentEncoding ?? segment
-        var name = ""
-        for scalar in decoded.unicodeScalars {
-            let unsafe = scalar == "/" || scalar == "\\" || scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-            name.unicodeScalars.append(unsafe ? "_" : scalar)
-        }
-        name = String(name.drop { $0 == "." })
-        return name.isEmpty ? "index.html" : name
+        let safe = segment.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0 != "\\" && $0.value != 0x7F }
+        return segment.isEmpty || segment == "." || segment == ".." || !safe ? "index.html" : segment
     }
 
     /// Ctrl-C cancels the download with resume data instead of killing the process.

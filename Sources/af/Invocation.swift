@@ -26,115 +26,22 @@ struct Invocation {
     var json = false
     /// Never read a body from standard input.
     var ignoreStdin = false
+    /// Save a download's body whatever the status.
+    var downloadErrors = false
 
-    static let usage = """
-        usage: af [options] [METHOD] URL [ITEM ...]
-               af demo
-
-        URL: http:// is added when no scheme is given; :8080/path is http://localhost:8080/path.
-
-        ITEM, as httpie writes them:
-          Name:Value          a request header
-          name==value         a query parameter
-          field=value         a body field (a JSON string, or a form field with --form)
-          field:=json         a body field with a raw JSON value (number, true, [..], {..})
-          field@path          a file part (multipart/form-data)
-
-        With POST, PUT, PATCH, DELETE or QUERY given and no body item, a body piped to
-        standard input is sent (as JSON when it is JSON).
-
-        options:
-          -a, -u, --auth USER:PASSWORD
-                                    Basic authentication
-          -j, --json                JSON headers (Content-Type, Accept) even without fields
-          -f, --form                fields as application/x-www-form-urlencoded
-              --multipart           fields and files as multipart/form-data
-          -d, --download            save the body to a file named by the URL, with a progress
-                                    bar, never replacing a file; an interrupted download
-                                    (Ctrl-C, lost connection) resumes on the next run
-          -o, --output FILE         save the body to FILE (implies --download)
-              --upload FILE         send FILE as the body, streamed from disk
-              --ignore-stdin        never read a body from standard input
-              --cache DB            keep an HTTP cache in the SQLite file DB
-              --pin sha256/BASE64   trust the server only if its chain has this public key
-                                    (repeatable)
-              --retry N             retry failures RetryPolicy retries, up to N times
-              --wait-for-network[=SECONDS]
-                                    when the network is gone, wait for it (60 s) and retry
-              --http2               speak HTTP/2: negotiated on https, with prior knowledge
-                                    (h2c) on http; fail unless the exchange used it
-              --http1.1             speak HTTP/1.1 only
-          -v, --verbose             print the request and response headers and the timings
-              --timeout SECONDS     give up on a request idle that long
-          -h, --help
-
-        exit status: 0 success (status below 400), 4 a 4xx answer, 5 a 5xx answer, 2 a usage
-        error, 3 a request that failed (network, TLS, timeout, --http2), 6 a local file problem.
-        """
-
+    /// What is wrong with a command line, in one sentence.
     struct UsageError: Error, CustomStringConvertible {
         let description: String
     }
-
-    /// `-h`: the usage text was asked for.
-    struct HelpRequested: Error {}
 
     /// The longest `--wait-for-network=` wait, in seconds (a year).
     static let longestWait: TimeInterval = 31_536_000
 
     static let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT", "QUERY"]
 
-    /// Parses the arguments (without the program name).
-    init(_ arguments: [String]) throws {
-        var iterator = arguments.makeIterator()
-        var positional: [String] = []
-        func value(for option: String) throws -> String {
-            guard let value = iterator.next() else { throw UsageError(description: "\(option) needs a value") }
-            return value
-        }
-        while let argument = iterator.next() {
-            switch argument {
-            case "-f", "--form": form = true
-            case "--multipart": multipart = true
-            case "-d", "--download": download = true
-            case "-o", "--output":
-                output = try value(for: argument)
-                download = true
-            case "-a", "-u", "--auth", "--user":
-                let given = try value(for: argument)
-                guard given.contains(":") else { throw UsageError(description: "\(argument) needs USER:PASSWORD") }
-                credentials = given
-            case "-j", "--json": json = true
-            case "--ignore-stdin": ignoreStdin = true
-            case "--upload": upload = try value(for: argument)
-            case "--cache": cache = try value(for: argument)
-            case "--pin": pins.append(try value(for: argument))
-            case "--retry":
-                guard let count = Int(try value(for: argument)), count >= 0 else {
-                    throw UsageError(description: "--retry needs a count")
-                }
-                retries = count
-            case "--wait-for-network": waitForNetwork = 60
-            case _ where argument.hasPrefix("--wait-for-network="):
-                guard let seconds = TimeInterval(argument.dropFirst("--wait-for-network=".count)), seconds > 0,
-                      seconds <= Self.longestWait else {
-                    throw UsageError(description: "--wait-for-network= needs seconds, at most \(Int(Self.longestWait))")
-                }
-                waitForNetwork = seconds
-            case "--http2": http2 = true
-            case "--http1.1": http1 = true
-            case "-v", "--verbose": verbose = true
-            case "--timeout":
-                guard let seconds = TimeInterval(try value(for: argument)), seconds > 0 else {
-                    throw UsageError(description: "--timeout needs seconds")
-                }
-                timeout = seconds
-            case "-h", "--help": throw HelpRequested()
-            case _ where argument.hasPrefix("-") && argument.count > 1:
-                throw UsageError(description: "unknown option \(argument)")
-            default: positional.append(argument)
-            }
-        }
+    /// What `positional` (`[METHOD] URL [ITEM ...]`) asks for, with the options already set.
+    mutating func take(_ positional: [String]) throws {
+        var positional = positional
         if let first = positional.first, Self.methods.contains(first.uppercased()) {
             method = first.uppercased()
             positional.removeFirst()

@@ -14,11 +14,6 @@ struct Output {
         return 2
     }
 
-    /// `--help`: the usage text on standard output, status 0.
-    func help() -> Int32 {
-        FileHandle.standardOutput.write(Data((Invocation.usage + "\n").utf8))
-        return 0
-    }
 
     func failure(_ message: String, status: Int32) -> Int32 {
         note("af: \(message)")
@@ -45,7 +40,7 @@ struct Output {
         if let error = response.error {
             // --retry turns 5xx answers into errors (to retry them); the last one is still an answer.
             if case .responseValidationFailed(.unacceptableStatusCode) = error { return Self.status(for: response.response?.statusCode) }
-            return failure(describe(error), status: 3)
+            return failure(describe(error, verbose: verbose), status: 3)
         }
         if requireHTTP2, transaction?.networkProtocolName != "h2" {
             return failure("--http2: the exchange used \(transaction?.networkProtocolName ?? "no protocol"), not HTTP/2", status: 3)
@@ -100,9 +95,38 @@ struct Output {
         }
     }
 
-    /// The error in words: AF's reason and, when there is one, the underlying error's.
-    func describe(_ error: AFError) -> String {
-        if case let .sessionTaskFailed(underlying) = error { return underlying.localizedDescription }
-        return error.localizedDescription
+    /// The error in one sentence: what went wrong, in AF's words; with `verbose`, curl's own
+    /// detail follows on a line of its own. Errors AF words itself (a Unix socket, a file) are
+    /// said as they are.
+    func describe(_ error: AFError, verbose: Bool) -> String {
+        guard case let .sessionTaskFailed(underlying) = error, let urlError = underlying as? URLError else {
+            return error.localizedDescription
+        }
+        let unixSocket = urlError.failingURL?.scheme?.hasSuffix("+unix") == true  // AF names the socket
+        guard urlError.userInfo["AFCurlErrorCode"] != nil, !unixSocket else { return urlError.localizedDescription }
+        let host = urlError.failingURL?.host.map { " (\($0))" } ?? ""
+        let summary = Self.summary(of: urlError.code).map { $0 + host } ?? urlError.localizedDescription
+        guard verbose, summary != urlError.localizedDescription else { return summary }
+        return summary + "\naf: detail: " + urlError.localizedDescription
+    }
+
+    /// What a URL error means, for the common ones.
+    static func summary(of code: URLError.Code) -> String? {
+        switch code {
+        case .cannotConnectToHost: "cannot connect to the server"
+        case .cannotFindHost, .dnsLookupFailed: "cannot find the server"
+        case .timedOut: "the server did not answer in time"
+        case .networkConnectionLost: "the connection was lost"
+        case .notConnectedToInternet: "no network"
+        case .secureConnectionFailed: "the TLS handshake failed"
+        case .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
+             .serverCertificateHasUnknownRoot: "the server's certificate is not trusted"
+        case .badServerResponse: "the server's answer is not HTTP"
+        case .unsupportedURL: "unsupported URL: only http, https and file URLs can be fetched"
+        case .httpTooManyRedirects: "too many redirects"
+        case .dataLengthExceedsMaximum: "the body expands past the decompression limit"
+        case .cancelled: "cancelled"
+        default: nil
+        }
     }
 }

@@ -1,20 +1,25 @@
 import AFCore
 import Foundation
 
-// `af demo` runs the demo; anything else is one request (see Invocation.usage).
+// `af demo` runs the demo; anything else is one request (see Command).
 let arguments = Array(CommandLine.arguments.dropFirst())
 let status: Int32
 if arguments == ["demo"] {
     status = await runDemo()
 } else {
     do {
-        status = await Transfer(invocation: try Invocation(arguments)).run()
+        let command = try Command.parse(Command.normalized(arguments))
+        status = await Transfer(invocation: try command.invocation()).run()
     } catch let error as Invocation.UsageError {
         status = Output().usage(error)
-    } catch is Invocation.HelpRequested {
-        status = Output().help()
     } catch {
-        status = Output().failure("\(error)", status: 2)
+        // Help, --version and completion scripts are clean exits; the rest are usage errors.
+        if Command.exitCode(for: error) == .success {
+            FileHandle.standardOutput.write(Data((Command.fullMessage(for: error) + "\n").utf8))
+            status = 0
+        } else {
+            status = Output().usage(Invocation.UsageError(description: Command.message(for: error)))
+        }
     }
 }
 // The session's engine thread may still be closing its connections: leave without running the

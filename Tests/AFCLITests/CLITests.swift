@@ -50,8 +50,9 @@ import Testing
         #expect(try Self.af([Server.httpbin("/status/404")]).status == 4)
         #expect(try Self.af([Server.httpbin("/status/503")]).status == 5)
         let usage = try Self.af(["--bogus", Server.httpbin("/get")])
-        #expect(usage.status == 2 && usage.errors.contains("unknown option --bogus") && usage.errors.contains("try 'af --help'"))
-        #expect(!usage.errors.contains("usage: af"), "an error is said in two lines, not the whole usage text")
+        #expect(usage.status == 2 && usage.errors.lowercased().contains("unknown option '--bogus'")
+                    && usage.errors.contains("try 'af --help'"), "\(usage.errors)")
+        #expect(usage.errors.split(separator: "\n").count == 2, "an error is said in two lines, not the usage text")
         for wait in ["--wait-for-network=inf", "--wait-for-network=1e300", "--wait-for-network=nan"] {
             let run = try Self.af([wait, Server.httpbin("/get")])
             #expect(run.status == 2 && run.errors.contains("--wait-for-network= needs seconds"), "\(wait): \(run.errors)")
@@ -119,7 +120,7 @@ import Testing
         let refused = try Self.af(["--wait-for-network=120", "http://127.0.0.1:9/"])
         #expect(refused.status == 3 && refused.errors.hasPrefix("af: "), "\(refused.errors)")
         let usage = try Self.af(["--wait-for-network=soon", Server.httpbin("/get")])
-        #expect(usage.status == 2 && usage.errors.contains("--wait-for-network= needs seconds"))
+        #expect(usage.status == 2 && usage.errors.contains("'soon' is invalid for '--wait-for-network"), "\(usage.errors)")
     }
 
     @Test func httpVersionOptions() throws {
