@@ -66,6 +66,29 @@ import Testing
         #expect(response.response?.url?.scheme == "https+unix")
     }
 
+    /// `https+unix` goes through the Session's trust manager, as the host TLS verifies (`localhost`).
+    @Test func httpsOverASocketGoesThroughTheTrustManager() async throws {
+        let socket = TestServers.shared.all["unixSocketTLS"]!
+        let url = Self.socketURL(socket, "/get").replacingOccurrences(of: "http+unix:", with: "https+unix:")
+        let refusing = ServerTrustHookTests.Recorder(accepts: false)
+        let refusingSession = Session(serverTrustManager: ServerTrustHookTests.manager(["localhost": refusing]))
+        let refused = await refusingSession.request(url).serializingData().response
+        guard case .serverTrustEvaluationFailed = refused.error else {
+            Issue.record("expected the evaluator's refusal, got \(String(describing: refused.error))")
+            return
+        }
+        #expect(refused.response == nil && !refusing.seen.value.isEmpty)
+
+        let strictSession = Session(serverTrustManager: ServerTrustHookTests.manager([:], allHostsMustBeEvaluated: true))
+        let unknown = await strictSession.request(url).serializingData().response
+        #expect(unknown.error?.isServerTrustEvaluationError == true, "\(String(describing: unknown.error))")
+
+        let accepting = ServerTrustHookTests.Recorder(accepts: true)
+        let session = Session(serverTrustManager: ServerTrustHookTests.manager(["localhost": accepting]))
+        let accepted = await session.request(url).serializingDecodable(Echo.self).response
+        #expect(accepted.value != nil && accepting.seen.value.first?.host == "localhost", "\(accepting.seen.value.map(\.host))")
+    }
+
     @Test func aRelativeRedirectStaysOnTheSocket() async throws {
         let session = makeSession()
         let response = await session.request(Self.socketURL(socket, "/redirect-to?url=%2Fget%3Fafter%3D1"))

@@ -688,7 +688,10 @@ private let transferSeekCallback: afc_seek_callback = { context, offset, origin 
 let transferTrustCallback: afc_trust_callback = { context, certificates, lengths, count, trusted, error, staple, stapleLength in
     let chain = (0..<count).map { Data(bytes: certificates[$0], count: lengths[$0]) }
     let transfer = transfer(from: context)
-    let trust = ServerTrust(certificateData: chain, host: transfer.spec.requestURL?.host ?? "",
+    // The host the handshake verifies (`localhost` for an `https+unix` URL, whose host is a path).
+    var host = transfer.spec.requestURL?.host ?? ""
+    if case let .evaluate(_, trustHost) = transfer.spec.trust { host = trustHost }
+    let trust = ServerTrust(certificateData: chain, host: host,
                             defaultEvaluationSucceeded: trusted != 0,
                             defaultEvaluationError: error.map { String(cString: $0) },
                             stapledOCSPResponse: staple.map { Data(bytes: $0, count: stapleLength) })
