@@ -350,6 +350,34 @@ import Testing
         #expect(try await session.download(resumingWith: otherData, to: otherDestination).serializingData().value == resumableBody(20000))
     }
 
+    /// A hard link named like the partial file, to another file of the user's: not continued
+    /// (the download starts over in a file of its own), and that file is left as it was.
+    @Test func aHardLinkAtThePartialPathIsNotContinued() async throws {
+        let session = makeSession()
+        let victim = FileManager.default.temporaryDirectory.appendingPathComponent("af-victim-\(UUID().uuidString).txt")
+        try Data(repeating: 0x41, count: 8000).write(to: victim)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: victim.path)
+        defer { try? FileManager.default.removeItem(at: victim) }
+        let (resumeData, partial) = try handMadeResumeData(query: "", size: 20000, count: 5000)
+        try FileManager.default.removeItem(at: partial)
+        try FileManager.default.linkItem(at: victim, to: partial)
+        defer { try? FileManager.default.removeItem(at: partial) }
+        let (url, destination) = destination()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let request = session.download(resumingWith: resumeData, to: destination)
+        let data = try await request.serializingData().value
+        #expect(request.lastRequest?.headers["Range"] == nil)
+        #expect(data == resumableBody(20000))
+        #expect(try Data(contentsOf: victim) == Data(repeating: 0x41, count: 8000), "the linked file is untouched")
+        #expect(try FileManager.default.attributesOfItem(atPath: victim.path)[.posixPermissions] as? Int == 0o644)
+
+        // The writer refuses such a file too, whether continuing or starting it.
+        for offset in [Int64(0), 100] {
+            #expect(throws: URLError.self) { try FileDownloadWriter(target: DownloadTarget(file: partial, resumeOffset: offset)) }
+        }
+        #expect(try Data(contentsOf: victim) == Data(repeating: 0x41, count: 8000))
+    }
+
     @Test func theWriterRefusesALinkOrAnotherKindOfFile() throws {
         let directory = FileManager.default.temporaryDirectory
         let victim = directory.appendingPathComponent("af-victim-\(UUID().uuidString)")

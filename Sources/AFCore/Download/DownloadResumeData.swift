@@ -106,14 +106,16 @@ package struct DownloadResumeData: Codable, Equatable, Sendable {
     }
 
     /// Whether the partial file is still there, a regular file of this user's (not a symbolic
-    /// link, never followed) with at least `offset` bytes. When not, the download starts over.
+    /// link, never followed) with one name only (a hard link to another file would make the
+    /// download write into that file) and at least `offset` bytes. When not, the download
+    /// starts over.
     var partialFileIsUsable: Bool {
         let descriptor = open(partialFile.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         var info = stat()
         return fstat(descriptor, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_uid == geteuid()
-            && Int64(info.st_size) >= offset
+            && info.st_nlink == 1 && Int64(info.st_size) >= offset
     }
 
     /// A strong ETag, else Last-Modified: what `If-Range` accepts (RFC 9110 §13.1.5).

@@ -65,6 +65,8 @@ final class FileDownloadWriter {
         guard status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid() else {
             return "The download file is not a regular file of this user's."
         }
+        // A second name would make the download's bytes land in another file too.
+        guard status.st_nlink == 1 else { return "The download file has another name (a hard link)." }
         if status.st_mode & 0o7777 != 0o600, fchmod(descriptor, 0o600) != 0 { return String(cString: strerror(errno)) }
         if resumeOffset > 0 {
             return Int64(status.st_size) >= resumeOffset ? nil : "The partial download is shorter than its resume data says."
