@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fails when the project's Markdown or DocC text speaks like a development log.
+"""Fails when the project's Markdown, DocC text or Swift comments speak like a development log.
 
 Docs are for users and maintainers: what is true now and why. Run numbers, issue numbers,
 "last session" and the like belong in git history and issue notes. Usage: check-docs-language.py
@@ -17,21 +17,34 @@ PATTERNS = [
     (re.compile(r"\bstops? \d+", re.I), "a stop number"),
     (re.compile(r"\bissues? #?\d+", re.I), "an issue number"),
     (re.compile(r"\bsessions? \d+", re.I), "a session number"),
-    (re.compile(r"\b(last|previous|this|next|earlier) (session|stop)\b", re.I), "a work session"),
+    # Lower-case "session": "this Session" is the type.
+    (re.compile(r"\b(?i:last|previous|this|next|earlier) (session|stop)\b"), "a work session"),
     (re.compile(r"\bon this (VM|machine)\b", re.I), "one machine"),
     (re.compile(r"\b(yesterday|today)\b", re.I), "a day"),
     (re.compile(r"\b(TODO|FIXME|XXX)\b"), "a to-do"),
     (re.compile(r"\bdev(elopment)? log\b", re.I), "a log"),
 ]
 
-# Upstream projects' issue trackers may be named ("curl issue 10634"): those are facts of theirs.
-UPSTREAM = re.compile(r"\b(curl|swift-corelibs-foundation|Foundation|OpenSSL|nginx|httpie|Alamofire)\b[^.]*issue", re.I)
 
 
 def markdown_files():
     listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard", "*.md"],
                             cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
     return [ROOT / name for name in listed if not name.startswith((".build", "Fuzz/Found"))]
+
+
+def swift_comment_lines():
+    """(path, line number, comment text) of each `//` comment in the Swift files git tracks."""
+    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard", "*.swift"],
+                            cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    for name in listed:
+        path = ROOT / name
+        if name.startswith(".build") or not path.is_file():
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            index = line.find("//")
+            if index >= 0:
+                yield path, number, line[index:]
 
 
 def main():
@@ -44,18 +57,22 @@ def main():
             if line.lstrip().startswith("```"):
                 in_code = not in_code
                 continue
-            if in_code or UPSTREAM.search(line):
+            if in_code:
                 continue
             for pattern, what in PATTERNS:
                 if pattern.search(line):
                     found.append(f"{path.relative_to(ROOT)}:{number}: {what}: {line.strip()}")
+    for path, number, comment in swift_comment_lines():
+        for pattern, what in PATTERNS:
+            if pattern.search(comment):
+                found.append(f"{path.relative_to(ROOT)}:{number}: {what}: {comment.strip()}")
     for line in found:
         print(line)
     if found:
         print(f"{len(found)} line(s) speak like a development log: say what is true now, and leave the "
               "history to git", file=sys.stderr)
         return 1
-    print(f"{len(markdown_files())} Markdown files read: no development-log language")
+    print(f"{len(markdown_files())} Markdown files and the Swift comments read: no development-log language")
     return 0
 
 

@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 products=(AFCore AFAuth AFTrust AFCache AFMultipart AFReachability AFCombine AFOpenAPI AFLogging AFMetrics AFTracing AFServiceLifecycle)
 [ $# -gt 0 ] && products=("$@")
 # The code of each landing page and article is the code DocExamplesTests compiles, and the
-# Markdown speaks to users, not as a development log.
+# Markdown and comments speak to users, not as a development log.
 python3 scripts/check-doc-examples.py
 python3 scripts/check-docs-language.py
 mkdir -p .build/docs-site

@@ -59,7 +59,7 @@ func transferTable(fixture: Fixture, clients: Clients, scale: Double, repeats: I
 
 /// Flushes dirty pages, drops the page cache where allowed (root), and reads `source` back in:
 /// every run then starts with the source cached and the rest of memory as free as it gets.
-/// Without this, repeated 1 GiB downloads of the same binary varied threefold on this VM.
+/// Without this, repeated 1 GiB downloads of the same binary varied threefold on one machine.
 func settlePageCache(keeping source: URL) {
     sync()
     if let control = FileHandle(forWritingAtPath: "/proc/sys/vm/drop_caches") {

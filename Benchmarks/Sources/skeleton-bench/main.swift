@@ -3,7 +3,7 @@
 //
 // usage: skeleton-bench URL COUNT INFLIGHT CAFILE SHAPE   (CAFILE may be "")
 //   SHAPE af-hops:  the caller's queue -> a serial root queue -> the engine thread (woken by
-//                   curl_multi_wakeup) -> the root queue -> the caller's queue: AF's path today.
+//                   curl_multi_wakeup) -> the root queue -> the caller's queue: AF's path.
 //   SHAPE min-hops: the caller's queue -> the engine thread -> the caller's queue: the fewest
 //                   hand-offs that keep curl on its own thread and the handler on the caller's queue.
 //   SHAPE shared:   curl under a mutex, driven by the caller (who sends its request itself) and by
