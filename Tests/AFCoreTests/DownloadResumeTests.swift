@@ -321,24 +321,38 @@ import Testing
         #expect(try Data(contentsOf: victim) == Data("keep me".utf8))
     }
 
-    @Test func aSymbolicLinkOrAStrangerAtThePartialPathIsNotContinued() async throws {
+    /// Resume data for `/resumable` (20000 bytes, 5000 of them in the partial file) whose
+    /// partial file was replaced by what `plant` puts at its path; the victim file `plant` may
+    /// point at holds 8000 "A"s. Returns the resumed request, its body and the victim.
+    private func resumeOverPlanted(_ plant: (_ partial: URL, _ victim: URL) throws -> Void) async throws
+        -> (request: DownloadRequest, body: Data, victim: URL) {
         let session = makeSession()
         let victim = FileManager.default.temporaryDirectory.appendingPathComponent("af-victim-\(UUID().uuidString).txt")
         try Data(repeating: 0x41, count: 8000).write(to: victim)
-        defer { try? FileManager.default.removeItem(at: victim) }
-        // A symbolic link planted where the partial file was: never followed, the download starts over.
         let (resumeData, partial) = try handMadeResumeData(query: "", size: 20000, count: 5000)
         try FileManager.default.removeItem(at: partial)
-        try FileManager.default.createSymbolicLink(at: partial, withDestinationURL: victim)
-        defer { try? FileManager.default.removeItem(at: partial) }
+        try plant(partial, victim)
         let (url, destination) = destination()
         defer { try? FileManager.default.removeItem(at: url) }
         let request = session.download(resumingWith: resumeData, to: destination)
-        let data = try await request.serializingData().value
+        let body = try await request.serializingData().value
+        return (request, body, victim)
+    }
+
+    @Test func aSymbolicLinkOrAStrangerAtThePartialPathIsNotContinued() async throws {
+        // A symbolic link planted where the partial file was: never followed, the download starts over.
+        var planted: URL?
+        let (request, data, victim) = try await resumeOverPlanted { partial, victim in
+            planted = partial
+            try FileManager.default.createSymbolicLink(at: partial, withDestinationURL: victim)
+        }
+        let partial = try #require(planted)
+        defer { [partial, victim].forEach { try? FileManager.default.removeItem(at: $0) } }
         #expect(request.lastRequest?.headers["Range"] == nil)
         #expect(data == resumableBody(20000))
         #expect(try Data(contentsOf: victim) == Data(repeating: 0x41, count: 8000), "the link's target is untouched")
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: partial.path)) != nil, "the link itself stays")
+        let session = makeSession()
 
         // A directory there: not a regular file either.
         let (otherData, otherPartial) = try handMadeResumeData(query: "", size: 20000, count: 5000)
@@ -353,19 +367,14 @@ import Testing
     /// A hard link named like the partial file, to another file of the user's: not continued
     /// (the download starts over in a file of its own), and that file is left as it was.
     @Test func aHardLinkAtThePartialPathIsNotContinued() async throws {
-        let session = makeSession()
-        let victim = FileManager.default.temporaryDirectory.appendingPathComponent("af-victim-\(UUID().uuidString).txt")
-        try Data(repeating: 0x41, count: 8000).write(to: victim)
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: victim.path)
-        defer { try? FileManager.default.removeItem(at: victim) }
-        let (resumeData, partial) = try handMadeResumeData(query: "", size: 20000, count: 5000)
-        try FileManager.default.removeItem(at: partial)
-        try FileManager.default.linkItem(at: victim, to: partial)
-        defer { try? FileManager.default.removeItem(at: partial) }
-        let (url, destination) = destination()
-        defer { try? FileManager.default.removeItem(at: url) }
-        let request = session.download(resumingWith: resumeData, to: destination)
-        let data = try await request.serializingData().value
+        var planted: URL?
+        let (request, data, victim) = try await resumeOverPlanted { partial, victim in
+            planted = partial
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: victim.path)
+            try FileManager.default.linkItem(at: victim, to: partial)
+        }
+        let partial = try #require(planted)
+        defer { [partial, victim].forEach { try? FileManager.default.removeItem(at: $0) } }
         #expect(request.lastRequest?.headers["Range"] == nil)
         #expect(data == resumableBody(20000))
         #expect(try Data(contentsOf: victim) == Data(repeating: 0x41, count: 8000), "the linked file is untouched")
