@@ -169,6 +169,20 @@ public class Request: @unchecked Sendable {
     /// A chunk of a streamed response body arrived (engine thread).
     func didReceiveStreamedBody(_ data: Data) {}
 
+    /// What `prepareBody` hands back: run on `rootQueue`, it records the body made (true) or
+    /// fails the attempt with the error that stopped it (false).
+    typealias BodyStep = @Sendable () -> Bool
+
+    /// Makes what an attempt sends besides its URLRequest, on `requestQueue` once the
+    /// URLRequest was made; nil when the kind of request has no body of its own (only uploads do).
+    func prepareBody() -> BodyStep? { nil }
+
+    /// Makes the engine task of an attempt; each kind of request hands over what it adds to
+    /// the exchange (an upload's body, a download's file, a stream's pacing).
+    func makeSessionTask(for urlRequest: URLRequest, in session: Session) -> SessionTask {
+        session.makeSessionTask(for: urlRequest, by: self)
+    }
+
     /// The `URLSessionTask` that stands for `task`; each kind of request has its own kind.
     func makeURLSessionTask(for task: SessionTask) -> any EngineBackedTask { EngineDataTask(task) }
 

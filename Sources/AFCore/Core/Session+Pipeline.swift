@@ -52,19 +52,9 @@ extension Session {
             // The URLRequest first, as Alamofire: making it may add to the body (a multipart
             // form filled by its URLRequestConvertible).
             let result = Result { try request.makeURLRequest() }
-            var uploadable: UploadRequest.Uploadable?
-            if case .success = result, let upload = request as? UploadRequest {
-                do {
-                    uploadable = try upload.makeUploadable()
-                } catch {
-                    let error = error.asAFError(or: .createUploadableFailed(error: error))
-                    return self.rootQueue.runOrAsync(recording: request.handOffs) {
-                        upload.didFailToCreateUploadable(with: error)
-                    }
-                }
-            }
-            self.rootQueue.runOrAsync(recording: request.handOffs) { [uploadable] in
-                if let uploadable, let upload = request as? UploadRequest { upload.didCreateUploadable(uploadable) }
+            let bodyStep = if case .success = result { request.prepareBody() } else { nil as Request.BodyStep? }
+            self.rootQueue.runOrAsync(recording: request.handOffs) {
+                if let bodyStep, !bodyStep() { return }
                 self.didBuild(result, for: request)
             }
         }
@@ -107,16 +97,19 @@ extension Session {
     private func createTask(for urlRequest: URLRequest, request: Request) {
         request.didCreateURLRequest(urlRequest)
         guard !request.isCancelled else { return }
-        let task = SessionTask(request: urlRequest, engine: engine, configuration: taskConfiguration,
-                               queue: request.underlyingQueue, delegate: request,
-                               credential: request.credential.flatMap(HTTPCredential.init)
-                                   ?? taskConfiguration.storedCredential(for: urlRequest),
-                               // A URLRequest's own body stream is sent as URLSession sends it.
-                               upload: (request as? UploadRequest)?.transferUpload ?? urlRequest.httpBodyStream.map(TransferUpload.stream),
-                               download: (request as? DownloadRequest)?.downloadTarget,
-                               bodyStream: (request as? DataStreamRequest)?.flowControl,
-                               handOffs: request.handOffs)
-        request.didCreateTask(task)
+        request.didCreateTask(request.makeSessionTask(for: urlRequest, in: self))
+    }
+
+    /// The engine task of `request`'s attempt at `urlRequest`, with what its kind adds (see
+    /// `Request.makeSessionTask`). Without a body of the request's own, a URLRequest's body
+    /// stream is sent, as URLSession sends it.
+    func makeSessionTask(for urlRequest: URLRequest, by request: Request, upload: TransferUpload? = nil,
+                         download: DownloadTarget? = nil, bodyStream: StreamFlowControl? = nil) -> SessionTask {
+        SessionTask(request: urlRequest, engine: engine, configuration: taskConfiguration,
+                    queue: request.underlyingQueue, delegate: request,
+                    credential: request.credential.flatMap(HTTPCredential.init) ?? taskConfiguration.storedCredential(for: urlRequest),
+                    upload: upload ?? urlRequest.httpBodyStream.map(TransferUpload.stream),
+                    download: download, bodyStream: bodyStream, handOffs: request.handOffs)
     }
 
     /// The Session's adapter, then the request's, as one; nil when there is none.

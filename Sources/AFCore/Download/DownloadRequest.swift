@@ -118,6 +118,10 @@ public final class DownloadRequest: Request, @unchecked Sendable {
         downloadState.withLock { DownloadTarget(file: $0.temporaryFile, resumeOffset: $0.attemptOffset) }
     }
 
+    override func makeSessionTask(for urlRequest: URLRequest, in session: Session) -> SessionTask {
+        session.makeSessionTask(for: urlRequest, by: self, download: downloadTarget)
+    }
+
     override func makeURLSessionTask(for task: SessionTask) -> any EngineBackedTask { EngineDownloadTask(task) }
 
     override func store(_ result: SessionTask.Result) {

@@ -87,6 +87,10 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
         try convertible.asURLRequest()
     }
 
+    override func makeSessionTask(for urlRequest: URLRequest, in session: Session) -> SessionTask {
+        session.makeSessionTask(for: urlRequest, by: self, bodyStream: flowControl)
+    }
+
     // MARK: Engine events
 
     override func didReceiveResponseHead(_ response: HTTPURLResponse, task: SessionTask) {

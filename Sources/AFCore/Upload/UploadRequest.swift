@@ -45,11 +45,20 @@ public final class UploadRequest: DataRequest, @unchecked Sendable {
 
     override var keepsProgressCurrent: Bool { true }
 
+    override func makeSessionTask(for urlRequest: URLRequest, in session: Session) -> SessionTask {
+        session.makeSessionTask(for: urlRequest, by: self, upload: transferUpload)
+    }
+
     override func makeURLSessionTask(for task: SessionTask) -> any EngineBackedTask { EngineUploadTask(task) }
 
-    /// Makes the body for a new attempt (on `requestQueue`).
-    func makeUploadable() throws -> Uploadable {
-        try upload.createUploadable()
+    override func prepareBody() -> BodyStep? {
+        do {
+            let uploadable = try upload.createUploadable()
+            return { self.didCreateUploadable(uploadable); return true }
+        } catch {
+            let error = error.asAFError(or: .createUploadableFailed(error: error))
+            return { self.didFailToCreateUploadable(with: error); return false }
+        }
     }
 
     func didCreateUploadable(_ uploadable: Uploadable) {

@@ -109,8 +109,3 @@ extension DataRequest {
         return DataTask(request: self, awaited: awaited, shouldAutomaticallyCancel: shouldAutomaticallyCancel)
     }
 }
-
-extension DispatchQueue {
-    /// Where async/await completions are delivered: any thread, no hop to `.main`.
-    static let asyncCompletion = DispatchQueue(label: "org.alamofire.concurrencyQueue", attributes: .concurrent)
-}

@@ -1,0 +1,98 @@
+import CCurl
+import CCurlShim
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// How an exchange ended, read once from the finished handle: the response, the failure with
+// the reason AF knows better than curl, and the timings for the metrics.
+extension Transfer {
+    /// Builds the outcome from the finished handle; called once, on the engine thread.
+    func makeOutcome(result: CURLcode, cancelled: Bool) -> TransferOutcome {
+        var timings = CurlTimings()
+        var failure: CurlFailure?
+        // Whatever ended the body, the file gets every byte received (a partial one stays resumable).
+        let flushed = bodyWriter?.flush() != false
+        let writeFailure = (bodyWriter ?? downloadWriter)?.failure ?? answerFailure
+        if let handle {
+            timings = Self.readTimings(handle)
+            if result == CURLE_OK, !flushed {
+                failure = CurlFailure(code: CURLE_WRITE_ERROR, message: writeFailure?.localizedDescription,
+                                      localError: writeFailure)
+            } else if result == CURLE_OK, !cancelled, parser.completed == nil, spec.target != .file {
+                // curl took a status line AF does not (a code of other than three digits after
+                // "HTTP/2"): the exchange has no response to report.
+                failure = CurlFailure(code: CURLE_WEIRD_SERVER_REPLY, message: "the response's status line has no three-digit code")
+            } else if result != CURLE_OK, !cancelled, !rangeRejected {
+                var message = handle.errorMessage
+                if result == CURLE_COULDNT_CONNECT, let socket = spec.unixSocketPath {
+                    message = "cannot connect to the Unix socket at \(socket)" + (message.map { " (\($0))" } ?? "")
+                }
+                failure = CurlFailure(code: result, message: message,
+                                      localError: uploadError ?? writeFailure ?? decompressionError ?? networkFailure(result, message: message),
+                                      afError: trustError ?? uploadAFError, trustPending: trustPending)
+            }
+        }
+        var outcome = TransferOutcome(head: parser.completed, body: body, failure: failure,
+                                      wasCancelled: cancelled, timings: timings, rangeRejected: rangeRejected)
+        outcome.streamCopyIsWhole = spec.streamCopyLimit != nil && streamCopyKept
+        outcome.redirectBodyDropped = redirectBodyDropped
+        outcome.answerFile = answerWriter?.url
+        bodyWriter = nil
+        answerFailure = nil
+        body = Data()
+        uploadReader = nil
+        uploadPump?.close()
+        uploadPump = nil
+        downloadWriter = nil
+        handle = nil
+        phase = .finished
+        return outcome
+    }
+
+    /// The failure's `URLError` when the host's network explains it: no usable path to connect
+    /// over (`notConnectedToInternet`), or a connection reset because its path went
+    /// (`networkConnectionLost`, marked `isCausedByNetworkChange`).
+    func networkFailure(_ result: CURLcode, message: String?) -> URLError? {
+        // The engine's socket set outlives its transfers' outcomes (it is freed after curl's).
+        guard let sockets = socketSlot.pointee.sockets, afc_path_sockets_follow(sockets) != 0 else { return nil }
+        func failure(_ code: URLError.Code, _ reason: String, changed: Bool = false) -> URLError {
+            var userInfo: [String: Any] = [NSLocalizedDescriptionKey: reason + (message.map { " (\($0))" } ?? "")]
+            if let url = spec.requestURL { userInfo[NSURLErrorFailingURLErrorKey] = url }
+            if changed { userInfo[URLError.networkChangeKey] = true }
+            return URLError(code, userInfo: userInfo)
+        }
+        switch result {
+        case CURLE_COULDNT_CONNECT where socketSlot.pointee.refused != 0:
+            return failure(.notConnectedToInternet, "No usable network path leads to the host: no route, or its interface is down")
+        case CURLE_COULDNT_RESOLVE_HOST where afc_path_any_route() == 0:
+            return failure(.notConnectedToInternet, "The host name could not be resolved, and this host has no usable route to the network")
+        case CURLE_COULDNT_CONNECT, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_HTTP2,
+             CURLE_HTTP2_STREAM, CURLE_SSL_CONNECT_ERROR:
+            guard afc_path_sockets_drops(sockets) != pathDropsAtStart else { return nil }
+            return failure(.networkConnectionLost, "The network connection was lost: the host's network changed", changed: true)
+        default:
+            return nil
+        }
+    }
+
+    static func readTimings(_ handle: EasyHandle) -> CurlTimings {
+        var timings = CurlTimings()
+        timings.nameLookup = handle.info(offset: CURLINFO_NAMELOOKUP_TIME_T)
+        timings.connect = handle.info(offset: CURLINFO_CONNECT_TIME_T)
+        timings.appConnect = handle.info(offset: CURLINFO_APPCONNECT_TIME_T)
+        timings.startTransfer = handle.info(offset: CURLINFO_STARTTRANSFER_TIME_T)
+        timings.total = handle.info(offset: CURLINFO_TOTAL_TIME_T)
+        timings.httpVersion = handle.info(long: CURLINFO_HTTP_VERSION)
+        timings.connectsOpened = handle.info(long: CURLINFO_NUM_CONNECTS)
+        timings.uploaded = handle.info(offset: CURLINFO_SIZE_UPLOAD_T)
+        timings.downloaded = handle.info(offset: CURLINFO_SIZE_DOWNLOAD_T)
+        timings.headerBytes = Int64(handle.info(long: CURLINFO_HEADER_SIZE))
+        timings.remoteAddress = handle.info(string: CURLINFO_PRIMARY_IP)
+        timings.remotePort = handle.info(long: CURLINFO_PRIMARY_PORT)
+        timings.localAddress = handle.info(string: CURLINFO_LOCAL_IP)
+        timings.localPort = handle.info(long: CURLINFO_LOCAL_PORT)
+        return timings
+    }
+}

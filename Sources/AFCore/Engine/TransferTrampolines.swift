@@ -1,0 +1,61 @@
+import CCurl
+import CCurlShim
+import Foundation
+
+// The C function pointers handed to curl. Each finds its transfer in the context pointer curl
+// passes back (the transfer set as the handle's data, unretained: the engine holds it while
+// curl runs it) and calls the transfer's handler for it (`Transfer+Callbacks`).
+
+func transfer(from context: UnsafeMutableRawPointer?) -> Transfer {
+    Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+}
+
+let transferWriteCallback: afc_data_callback = { buffer, size, count, context in
+    let length = size * count
+    guard let buffer, length > 0 else { return length }
+    switch transfer(from: context).receiveBody(buffer, count: length) {
+    case .taken: return length
+    case .pause: return afc_writefunc_pause()
+    case .refused: return 0  // curl stops with CURLE_WRITE_ERROR; the writer's error is reported
+    }
+}
+
+let transferHeaderCallback: afc_data_callback = { buffer, size, count, context in
+    let length = size * count
+    if let buffer {
+        let line = UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: length)
+        transfer(from: context).receiveHeaderLine(line)
+    }
+    return length
+}
+
+let transferReadCallback: afc_data_callback = { buffer, size, count, context in
+    guard let buffer else { return 0 }
+    return transfer(from: context).readBody(into: buffer, count: size * count)
+}
+
+let transferSeekCallback: afc_seek_callback = { context, offset, origin in
+    guard origin == SEEK_SET else { return CURL_SEEKFUNC_CANTSEEK }
+    return transfer(from: context).seekBody(to: Int64(offset)) ? CURL_SEEKFUNC_OK : CURL_SEEKFUNC_FAIL
+}
+
+/// The process-wide trust callback: the context is the transfer whose handshake it is.
+let transferTrustCallback: afc_trust_callback = { context, certificates, lengths, count, trusted, error, staple, stapleLength in
+    let chain = (0..<count).map { Data(bytes: certificates[$0], count: lengths[$0]) }
+    let transfer = transfer(from: context)
+    // The host the handshake verifies (`localhost` for an `https+unix` URL, whose host is a path).
+    var host = transfer.spec.requestURL?.host ?? ""
+    if case let .evaluate(_, trustHost) = transfer.spec.trust { host = trustHost }
+    let trust = ServerTrust(certificateData: chain, host: host,
+                            defaultEvaluationSucceeded: trusted != 0,
+                            defaultEvaluationError: error.map { String(cString: $0) },
+                            stapledOCSPResponse: staple.map { Data(bytes: $0, count: stapleLength) })
+    return transfer.evaluateTrust(trust) ? 1 : 0
+}
+
+let transferProgressCallback: afc_xferinfo_callback = { context, downloadTotal, downloaded, uploadTotal, uploaded in
+    transfer(from: context).updateProgress(TransferProgress(
+        bytesSent: Int64(uploaded), bytesExpectedToSend: Int64(uploadTotal),
+        bytesReceived: Int64(downloaded), bytesExpectedToReceive: Int64(downloadTotal)))
+    return 0
+}
