@@ -1,6 +1,13 @@
-// CCurlShim: typed, non-variadic wrappers over libcurl for Swift.
-// One setter per argument type curl reads (long, curl_off_t, pointer, string, callback),
-// because Swift cannot call the variadic curl_easy_setopt/curl_easy_getinfo.
+// CCurlShim: the C that AF's Swift cannot do itself, one header per job, all included here.
+// The sources are grouped by what they talk to:
+//   curl/    typed, non-variadic wrappers over libcurl (this header): one setter per argument
+//            type curl reads (long, curl_off_t, pointer, string, callback), because Swift
+//            cannot call the variadic curl_easy_setopt/curl_easy_getinfo.
+//   tls/     server trust over OpenSSL: the handshake's chain handed to Swift, X.509 helpers
+//            (CCurlShimTrust.h); certificate revocation by CRL and OCSP (CCurlShimRevocation.h).
+//   system/  the kernel and zlib: where the engine thread waits, on epoll (CCurlShimPark.h);
+//            sockets that follow the host's network (CCurlShimPath.h); zlib compression for
+//            request bodies (CCurlShimDeflate.h).
 #ifndef CCURLSHIM_H
 #define CCURLSHIM_H
 

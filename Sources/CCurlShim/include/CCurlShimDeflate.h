@@ -1,3 +1,5 @@
+// Deflate: zlib compression of request bodies (DeflateRequestCompressor), so AF needs no
+// Swift zlib binding.
 #ifndef CCURLSHIM_DEFLATE_H
 #define CCURLSHIM_DEFLATE_H
 
