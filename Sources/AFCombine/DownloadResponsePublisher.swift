@@ -8,47 +8,40 @@ public struct DownloadResponsePublisher<Value: Sendable>: Publisher {
     public typealias Output = DownloadResponse<Value, AFError>
     public typealias Failure = Never
 
-    private let request: DownloadRequest
-    private let addHandler: @Sendable (@escaping @Sendable (Output) -> Void) -> Void
+    private let source: ResponseSource<Output>
 
     /// A publisher of `request`'s response serialized by `serializer`, delivered on `queue`.
     public init<Serializer: ResponseSerializer>(_ request: DownloadRequest, queue: DispatchQueue, serializer: Serializer)
         where Value == Serializer.SerializedObject {
-        self.request = request
-        addHandler = { request.response(queue: queue, responseSerializer: serializer, completionHandler: $0) }
+        source = ResponseSource(request: request) { request.response(queue: queue, responseSerializer: serializer, completionHandler: $0) }
     }
 
     /// A publisher of `request`'s response serialized by `serializer`, delivered on `queue`.
     public init<Serializer: DownloadResponseSerializerProtocol>(_ request: DownloadRequest, queue: DispatchQueue,
                                                                 serializer: Serializer)
         where Value == Serializer.SerializedObject {
-        self.request = request
-        addHandler = { request.response(queue: queue, responseSerializer: serializer, completionHandler: $0) }
+        source = ResponseSource(request: request) { request.response(queue: queue, responseSerializer: serializer, completionHandler: $0) }
     }
 
     /// Only the response's result.
     public func result() -> AnyPublisher<Result<Value, AFError>, Never> {
-        map(\.result).eraseToAnyPublisher()
+        results(\.result)
     }
 
     /// The value, or the error as the publisher's failure.
     public func value() -> AnyPublisher<Value, AFError> {
-        setFailureType(to: AFError.self).flatMap(\.result.publisher).eraseToAnyPublisher()
+        values(\.result)
     }
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-        let addHandler = addHandler
-        subscriber.receive(subscription: RequestSubscription(request: request, downstream: subscriber) { deliver in
-            addHandler { deliver($0, true) }
-        })
+        source.subscribe(subscriber)
     }
 }
 
 extension DownloadResponsePublisher where Value == URL? {
     /// A publisher of `request`'s unserialized response (the file's URL), delivered on `queue`.
     public init(_ request: DownloadRequest, queue: DispatchQueue) {
-        self.request = request
-        addHandler = { request.response(queue: queue, completionHandler: $0) }
+        source = ResponseSource(request: request) { request.response(queue: queue, completionHandler: $0) }
     }
 }
 
