@@ -81,7 +81,7 @@ import Testing
         _ = await probe.get(expires)
         #expect(await probe.get(expires).fetchType == .revalidatedCache)
         // Last-Modified ten days before Date: a day of heuristic freshness.
-        let old = CacheTestDates.httpDate(Date().addingTimeInterval(-10 * 86400))
+        let old = httpDate(Date().addingTimeInterval(-10 * 86400))
         let heuristic = CacheProbe.url(uniqueKey(), [], lastModified: old)
         _ = await probe.get(heuristic)
         #expect(await probe.get(heuristic).fetchType == .localCache)
@@ -178,15 +178,5 @@ import Testing
         let first = await probe.get(Server.http("/static/small.json"))
         let second = await probe.get(Server.http("/static/small.json"), headers: ["Cache-Control": "no-cache"])
         #expect(second.fetchType == .revalidatedCache && second.body == first.body && second.status == 200)
-    }
-}
-
-enum CacheTestDates {
-    static func httpDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
     }
 }

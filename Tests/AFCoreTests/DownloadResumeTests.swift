@@ -8,21 +8,25 @@ import Testing
 
 /// Resume data: cancelling or failing part way keeps the partial file, and resuming continues
 /// it with a Range request guarded by If-Range, or starts again when the server will not.
-@Suite(.timeLimit(.minutes(1))) struct DownloadResumeTests {
+@Suite(.timeLimit(.minutes(1))) final class DownloadResumeTests {
+    /// The partial files, destinations and victims of one test (a new instance runs each).
+    private let files = ScratchFiles()
+
+    deinit { files.removeAll() }
+
     /// The bytes `/resumable?size=N` serves.
     private func resumableBody(_ size: Int) -> Data {
         patternBytes(size) { UInt8((7 * $0 + 3) % 256) }
     }
 
     private func destination() -> (URL, DownloadRequest.Destination) {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("af-resumed-\(UUID().uuidString)")
+        let url = files.url("af-resumed-")
         return (url, { _, _ in (url, []) })
     }
 
     /// Resume data for `/resumable` with a partial file holding its first `count` bytes.
     private func handMadeResumeData(query: String, size: Int, count: Int, validator: String = "\"v1\"") throws -> (Data, URL) {
-        let name = "AF-download-\(UUID().uuidString).tmp"
-        let partial = FileManager.default.temporaryDirectory.appendingPathComponent(name)
+        let partial = files.url("AF-download-", suffix: ".tmp")
         try resumableBody(size).prefix(count).write(to: partial)
         var point = try #require(DownloadResumeData(after: URLRequest(url: URL(string: Server.faults("/resumable?size=\(size)&\(query)"))!),
                                                     response: ReceivedResponse(HTTPURLResponse(url: URL(string: "http://x")!, statusCode: 200,
@@ -66,8 +70,7 @@ import Testing
         #expect(point.validator.hasSuffix("GMT") == (location == "/slow-no-etag/"))
         #expect(DownloadResumeData.size(of: point.partialFile) == point.offset)
 
-        let (url, destination) = destination()
-        defer { try? FileManager.default.removeItem(at: url) }
+        let (_, destination) = destination()
         let resumed = session.download(resumingWith: resumeData, to: destination)
         let fileURL = try await resumed.serializingDownloadedFileURL().value
         #expect(resumed.response?.statusCode == 206)
@@ -87,10 +90,8 @@ import Testing
         let heard = Protected<[(Int64, Int64)]>([])
         monitor.downloadTaskDidResumeAtOffset = { _, _, offset, total in heard.withLock { $0.append((offset, total)) } }
         let session = makeSession(eventMonitors: [monitor])
-        let (resumeData, partial) = try handMadeResumeData(query: query, size: 1000, count: 300)
-        defer { try? FileManager.default.removeItem(at: partial) }
-        let (url, destination) = destination()
-        defer { try? FileManager.default.removeItem(at: url) }
+        let (resumeData, _) = try handMadeResumeData(query: query, size: 1000, count: 300)
+        let (_, destination) = destination()
         let resumed = session.download(resumingWith: resumeData, to: destination)
         let data = try await resumed.serializingData().value
         monitor.queue.sync {}
@@ -106,7 +107,6 @@ import Testing
     /// caller's partial file in place and hands the point back as its resume data.
     @Test func anAdapterFailureKeepsTheCallersPartialFile() async throws {
         let (resumeData, partial) = try handMadeResumeData(query: "", size: 1000, count: 300)
-        defer { try? FileManager.default.removeItem(at: partial) }
         let failing = Adapter { _, _, completion in completion(.failure(URLError(.notConnectedToInternet))) }
         let session = makeSession()
         let response = await session.download(resumingWith: resumeData, interceptor: failing).serializingData().response
@@ -115,8 +115,7 @@ import Testing
         let kept = try #require(response.resumeData)
         #expect(DownloadResumeData(kept)?.offset == 300)
 
-        let (url, destination) = destination()
-        defer { try? FileManager.default.removeItem(at: url) }
+        let (_, destination) = destination()
         let data = try await session.download(resumingWith: kept, to: destination).serializingData().value
         #expect(data == resumableBody(1000))
     }
@@ -126,7 +125,6 @@ import Testing
     @Test(arguments: [true, false])
     func aCancelBeforeTheExchangeBegins(producingResumeData: Bool) async throws {
         let (resumeData, partial) = try handMadeResumeData(query: "", size: 1000, count: 300)
-        defer { try? FileManager.default.removeItem(at: partial) }
         let adapting = Gate(opensAfter: 1)
         let released = Gate(opensAfter: 1)
         let holding = Adapter { urlRequest, _, completion in
@@ -160,8 +158,7 @@ import Testing
         let path = "/range/40000?duration=2&chunk_size=1000"
         let first = session.download(Server.httpbin(path))
         let resumeData = try #require(await cancelPartWay(first, after: Int64.random(in: 5000...30000)))
-        let (url, destination) = destination()
-        defer { try? FileManager.default.removeItem(at: url) }
+        let (_, destination) = destination()
         let resumed = session.download(resumingWith: resumeData, to: destination)
         let data = try await resumed.serializingData().value
         #expect(resumed.response?.statusCode == 206)
@@ -177,12 +174,11 @@ import Testing
             #expect(first.error?.isSessionTaskError == true)
             let resumeData = try #require(first.resumeData)
             let point = try #require(DownloadResumeData(resumeData))
-            defer { try? FileManager.default.removeItem(at: point.partialFile) }  // left when resuming fails
+            files.track(point.partialFile)  // left when resuming fails
             #expect(point.offset == 30000)
             #expect(try Data(contentsOf: point.partialFile) == resumableBody(100000).prefix(30000))
 
-            let (destinationURL, destination) = destination()
-            defer { try? FileManager.default.removeItem(at: destinationURL) }
+            let (_, destination) = destination()
             let resumed = session.download(resumingWith: resumeData, to: destination)
             let data = try await resumed.serializingData().value
             #expect(resumed.response?.statusCode == 206)
@@ -195,7 +191,7 @@ import Testing
         let session = makeSession()
         let request = session.download(Server.faults("/resumable?size=50000&cut=20000"), interceptor: .retryPolicy)
         let response = await request.serializingData().response
-        if let file = response.fileURL { try? FileManager.default.removeItem(at: file) }
+        if let file = response.fileURL { files.track(file) }
         #expect(response.value == resumableBody(50000))
         #expect(request.retryCount == 1)
         #expect(request.response?.statusCode == 206)
@@ -205,11 +201,9 @@ import Testing
     /// short: a 206 that stops before the end of the file would leave a truncated file.
     @Test(arguments: ["ignore", "wrong", "416", "short"])
     func aServerThatWillNotContinueGetsTheWholeBodyAgain(mode: String) async throws {
-        let (resumeData, partial) = try handMadeResumeData(query: "mode=\(mode)", size: 20000, count: 5000)
-        defer { try? FileManager.default.removeItem(at: partial) }
+        let (resumeData, _) = try handMadeResumeData(query: "mode=\(mode)", size: 20000, count: 5000)
         let session = makeSession()
-        let (url, destination) = destination()
-        defer { try? FileManager.default.removeItem(at: url) }
+        let (_, destination) = destination()
         let request = session.download(resumingWith: resumeData, to: destination)
         let data = try await request.serializingData().value
         #expect(data == resumableBody(20000))
@@ -218,11 +212,9 @@ import Testing
 
     @Test func aChangedValidatorGetsTheWholeNewBody() async throws {
         let (resumeData, partial) = try handMadeResumeData(query: "", size: 20000, count: 5000, validator: "\"old\"")
-        defer { try? FileManager.default.removeItem(at: partial) }
         try Data(repeating: 0xEE, count: 5000).write(to: partial)  // bytes of the old version
         let session = makeSession()
-        let (url, destination) = destination()
-        defer { try? FileManager.default.removeItem(at: url) }
+        let (_, destination) = destination()
         let request = session.download(resumingWith: resumeData, to: destination)
         let data = try await request.serializingData().value
         #expect(request.response?.statusCode == 200)
@@ -231,10 +223,8 @@ import Testing
 
     @Test func anErrorAnswerLeavesThePartialFileResumable() async throws {
         let (resumeData, partial) = try handMadeResumeData(query: "mode=error", size: 20000, count: 5000)
-        defer { try? FileManager.default.removeItem(at: partial) }
         let session = makeSession()
-        let (url, destination) = destination()
-        defer { try? FileManager.default.removeItem(at: url) }
+        let (_, destination) = destination()
         let response = await session.download(resumingWith: resumeData, to: destination).serializingString().response
         #expect(response.response?.statusCode == 503)
         #expect(response.value == "busy, try later")
@@ -244,10 +234,8 @@ import Testing
 
     @Test func aLargeErrorAnswerArrivesWholeAndLeavesThePartialFileResumable() async throws {
         let (resumeData, partial) = try handMadeResumeData(query: "mode=error&answerSize=3000000", size: 20000, count: 5000)
-        defer { try? FileManager.default.removeItem(at: partial) }
         let session = makeSession()
         let (url, destination) = destination()
-        defer { try? FileManager.default.removeItem(at: url) }
         let request = session.download(resumingWith: resumeData, to: destination)
         let response = await request.serializingData().response
         #expect(response.response?.statusCode == 503)
@@ -263,10 +251,8 @@ import Testing
         let cut = 1_234_567
         let (resumeData, partial) = try handMadeResumeData(query: "mode=error&answerSize=3000000&answerCut=\(cut)",
                                                            size: 20000, count: 5000)
-        defer { try? FileManager.default.removeItem(at: partial) }
         let session = makeSession()
         let (url, destination) = destination()
-        defer { try? FileManager.default.removeItem(at: url) }
         let response = await session.download(resumingWith: resumeData, to: destination).serializingData().response
         #expect(response.error?.isSessionTaskError == true)
         #expect(response.fileURL == nil && !FileManager.default.fileExists(atPath: url.path))
@@ -286,8 +272,7 @@ import Testing
         let (resumeData, partial) = try handMadeResumeData(query: "", size: 20000, count: 5000)
         try FileManager.default.removeItem(at: partial)
         let session = makeSession()
-        let (url, destination) = destination()
-        defer { try? FileManager.default.removeItem(at: url) }
+        let (_, destination) = destination()
         let request = session.download(resumingWith: resumeData, to: destination)
         let data = try await request.serializingData().value
         #expect(request.lastRequest?.headers["Range"] == nil)
@@ -304,11 +289,9 @@ import Testing
 
     @Test func resumeDataNamingAnyFileButAnAFPartialIsRefused() async throws {
         let session = makeSession()
-        let victim = FileManager.default.temporaryDirectory.appendingPathComponent("af-victim-\(UUID().uuidString).txt")
+        let victim = files.url("af-victim-", suffix: ".txt")
         try Data("keep me".utf8).write(to: victim)
-        defer { try? FileManager.default.removeItem(at: victim) }
-        let (genuine, partial) = try handMadeResumeData(query: "", size: 20000, count: 5000)
-        defer { try? FileManager.default.removeItem(at: partial) }
+        let (genuine, _) = try handMadeResumeData(query: "", size: 20000, count: 5000)
         var point = try #require(DownloadResumeData(genuine))
         for name in [victim.lastPathComponent, "AF-download-not-a-uuid.tmp", "AF-download-\(UUID().uuidString).txt"] {
             point.partialFileName = name
@@ -327,13 +310,12 @@ import Testing
     private func resumeOverPlanted(_ plant: (_ partial: URL, _ victim: URL) throws -> Void) async throws
         -> (request: DownloadRequest, body: Data, victim: URL) {
         let session = makeSession()
-        let victim = FileManager.default.temporaryDirectory.appendingPathComponent("af-victim-\(UUID().uuidString).txt")
+        let victim = files.url("af-victim-", suffix: ".txt")
         try Data(repeating: 0x41, count: 8000).write(to: victim)
         let (resumeData, partial) = try handMadeResumeData(query: "", size: 20000, count: 5000)
         try FileManager.default.removeItem(at: partial)
         try plant(partial, victim)
-        let (url, destination) = destination()
-        defer { try? FileManager.default.removeItem(at: url) }
+        let (_, destination) = destination()
         let request = session.download(resumingWith: resumeData, to: destination)
         let body = try await request.serializingData().value
         return (request, body, victim)
@@ -347,7 +329,6 @@ import Testing
             try FileManager.default.createSymbolicLink(at: partial, withDestinationURL: victim)
         }
         let partial = try #require(planted)
-        defer { [partial, victim].forEach { try? FileManager.default.removeItem(at: $0) } }
         #expect(request.lastRequest?.headers["Range"] == nil)
         #expect(data == resumableBody(20000))
         #expect(try Data(contentsOf: victim) == Data(repeating: 0x41, count: 8000), "the link's target is untouched")
@@ -358,9 +339,7 @@ import Testing
         let (otherData, otherPartial) = try handMadeResumeData(query: "", size: 20000, count: 5000)
         try FileManager.default.removeItem(at: otherPartial)
         try FileManager.default.createDirectory(at: otherPartial, withIntermediateDirectories: false)
-        defer { try? FileManager.default.removeItem(at: otherPartial) }
-        let (otherURL, otherDestination) = self.destination()
-        defer { try? FileManager.default.removeItem(at: otherURL) }
+        let (_, otherDestination) = self.destination()
         #expect(try await session.download(resumingWith: otherData, to: otherDestination).serializingData().value == resumableBody(20000))
     }
 
@@ -374,7 +353,6 @@ import Testing
             try FileManager.default.linkItem(at: victim, to: partial)
         }
         let partial = try #require(planted)
-        defer { [partial, victim].forEach { try? FileManager.default.removeItem(at: $0) } }
         #expect(request.lastRequest?.headers["Range"] == nil)
         #expect(data == resumableBody(20000))
         #expect(try Data(contentsOf: victim) == Data(repeating: 0x41, count: 8000), "the linked file is untouched")
@@ -388,26 +366,20 @@ import Testing
     }
 
     @Test func theWriterRefusesALinkOrAnotherKindOfFile() throws {
-        let directory = FileManager.default.temporaryDirectory
-        let victim = directory.appendingPathComponent("af-victim-\(UUID().uuidString)")
+        let victim = files.url("af-victim-")
         try Data("keep".utf8).write(to: victim)
-        defer { try? FileManager.default.removeItem(at: victim) }
-        let link = directory.appendingPathComponent("AF-download-\(UUID().uuidString).tmp")
+        let link = files.url("AF-download-", suffix: ".tmp")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: victim)
-        defer { try? FileManager.default.removeItem(at: link) }
         #expect(throws: URLError.self) { try FileDownloadWriter(target: DownloadTarget(file: link, resumeOffset: 0)) }
         #expect(try Data(contentsOf: victim) == Data("keep".utf8), "not truncated through the link")
-        let folder = directory.appendingPathComponent("AF-download-\(UUID().uuidString).tmp")
+        let folder = files.url("AF-download-", suffix: ".tmp")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
-        defer { try? FileManager.default.removeItem(at: folder) }
         #expect(throws: URLError.self) { try FileDownloadWriter(target: DownloadTarget(file: folder, resumeOffset: 0)) }
         // A fresh file is this user's alone; a looser partial of its own is tightened when continued.
-        let fresh = directory.appendingPathComponent("AF-download-\(UUID().uuidString).tmp")
-        defer { try? FileManager.default.removeItem(at: fresh) }
+        let fresh = files.url("AF-download-", suffix: ".tmp")
         _ = try FileDownloadWriter(target: DownloadTarget(file: fresh, resumeOffset: 0))
         #expect(try FileManager.default.attributesOfItem(atPath: fresh.path)[.posixPermissions] as? Int == 0o600)
-        let loose = directory.appendingPathComponent("AF-download-\(UUID().uuidString).tmp")
-        defer { try? FileManager.default.removeItem(at: loose) }
+        let loose = files.url("AF-download-", suffix: ".tmp")
         try Data(count: 100).write(to: loose)
         try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: loose.path)
         _ = try FileDownloadWriter(target: DownloadTarget(file: loose, resumeOffset: 50))
@@ -424,14 +396,14 @@ import Testing
         #expect(!String(decoding: resumeData, as: UTF8.self).contains("secret-token"))
         let point = try #require(DownloadResumeData(resumeData))
         #expect(point.headers["X-Trace"] == "kept")
-        try? FileManager.default.removeItem(at: point.partialFile)
+        files.track(point.partialFile)
     }
 
     @Test func cancellingAFinishedDownloadGivesNoResumeData() async throws {
         let session = makeSession()
         let request = session.download(Server.http("/static/small.json"))
         let fileURL = try await request.serializingDownloadedFileURL().value
-        defer { try? FileManager.default.removeItem(at: fileURL) }
+        files.track(fileURL)
         let data: Data? = await response { done in request.cancel(byProducingResumeData: { done($0) }) }
         #expect(data == nil)
         #expect(request.resumeData == nil)

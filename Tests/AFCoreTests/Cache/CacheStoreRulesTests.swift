@@ -1,4 +1,5 @@
 @testable import AFCore
+import AFTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -51,12 +52,12 @@ struct CacheStoreRulesTests {
         let later = E.stored.addingTimeInterval(100)
         let refreshed = CacheStoreRules.refreshed(stored, by: ["Content-Length": "0", "Content-Encoding": "identity",
                                                                "Cache-Control": "max-age=120", "ETag": "\"v1\"",
-                                                               "Date": E.httpDate(later), "Connection": "close"],
+                                                               "Date": httpDate(later), "Connection": "close"],
                                                   requestDate: later, responseDate: later)
         #expect(refreshed.headers.value(for: "Content-Length") == "4")
         #expect(refreshed.headers.value(for: "Content-Encoding") == "gzip")
         #expect(refreshed.headers.value(for: "Cache-Control") == "max-age=120")
-        #expect(refreshed.headers.value(for: "Date") == E.httpDate(later))
+        #expect(refreshed.headers.value(for: "Date") == httpDate(later))
         #expect(refreshed.headers.value(for: "X-Old") == "kept")
         #expect(refreshed.headers.value(for: "Connection") == nil)
         #expect(refreshed.body == stored.body)
@@ -68,7 +69,7 @@ struct CacheStoreRulesTests {
         let served = entry.servedResponse(age: 12.7)
         #expect(served.statusCode == entry.statusCode)
         #expect(served.value(for: "Age") == "12")
-        #expect(served.value(for: "Date") == E.httpDate(E.stored))
+        #expect(served.value(for: "Date") == httpDate(E.stored))
         // Every stored field, in order, then the Age.
         #expect(Array(served.headers) == Array(entry.headers) + [HTTPHeader(name: "Age", value: "12")])
     }

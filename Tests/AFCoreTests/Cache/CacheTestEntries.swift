@@ -1,4 +1,5 @@
 @testable import AFCore
+import AFTestSupport
 import Foundation
 
 /// Entries for the cache rule tables: a response stored at `stored`, with `headers`.
@@ -6,14 +7,6 @@ enum CacheTestEntries {
     static let url = URL(string: "http://example.test/a?q=1")!
     /// 2026-01-01 00:00:00 GMT.
     static let stored = Date(timeIntervalSince1970: 1_767_225_600)
-
-    static func httpDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
-    }
 
     /// An entry received at `stored` (requested one second before), with a Date of `stored`
     /// unless `headers` gives one.
