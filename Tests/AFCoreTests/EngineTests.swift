@@ -63,12 +63,18 @@ import Testing
         #expect(b.countOfResponseBodyBytesReceived == 17)
     }
 
-    @Test(arguments: ["/gzip", "/deflate", "/brotli"])
-    func decompression(path: String) async throws {
+    /// Each coding arrives as such (the response's Content-Encoding) and is decoded: httpbin's
+    /// JSON says which coding it applied.
+    @Test(arguments: [("/gzip", "gzip", "gzipped"), ("/deflate", "deflate", "deflated"), ("/brotli", "br", "brotli")])
+    func decompression(path: String, coding: String, appliedKey: String) async throws {
         let session = makeSession()
-        let data = try await session.request(Server.httpbin(path)).serializingData().value
-        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-        #expect(object != nil)
+        let response = await session.request(Server.httpbin(path)).serializingData().response
+        #expect(response.response?.value(forHTTPHeaderField: "Content-Encoding") == coding)
+        let object = try #require(try JSONSerialization.jsonObject(with: response.result.get()) as? [String: Any])
+        #expect(object[appliedKey] as? Bool == true)
+        let sent = try #require(object["headers"] as? [String: String])["Accept-Encoding"] ?? ""
+        let offered = sent.split(separator: ",").map { $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces) }
+        #expect(offered.contains(coding), "the request offered \(sent)")
     }
 
     @Test func redirectsAreFollowed() async throws {
