@@ -1,13 +1,19 @@
 import AFCore
 import Foundation
 
-/// The cache's SQLite file: one row per stored response variant and credential partition, with its
-/// size and last use for least-recently-used eviction; its body in chunks of a table of their own,
-/// so no body is ever held whole by SQLite and a row's use is recorded without rewriting its
-/// body; and the random key partitions are hashed with. WAL mode and a busy timeout let several processes share it; a damaged file is moved aside
-/// and a new one made. The file (and SQLite's -wal and -shm beside it) is private to its owner
-/// (0600), in a directory made 0700 when AF creates it. Not thread-safe: `SQLiteURLCache`
-/// serialises.
+/// The cache's SQLite file, which several processes may share (WAL mode, a busy timeout).
+///
+/// - Rows: one per stored response variant and credential partition, with its size and last
+///   use for least-recently-used eviction. Bodies are kept in chunks in a table of their own,
+///   so SQLite never holds a body whole and a use is recorded without rewriting the body.
+/// - Partitions: credentials are hashed with a random key kept in the file, chosen by the first
+///   process that opens it.
+/// - Damage: a damaged file is moved aside and a new one made.
+/// - Privacy: the file, its `-wal` and `-shm` are created by AF, owner-only (0600), in a
+///   directory made 0700 when AF creates it; a directory that others could write to (unless
+///   sticky) is refused.
+///
+/// Not thread-safe: `SQLiteURLCache` serialises.
 final class CacheDatabase {
     /// 2: rows carry the credential partition they were stored for (rows of version 1 did not,
     /// so they are dropped: they could hold one user's responses to be served to another).

@@ -1,4 +1,5 @@
 @testable import AFCache
+import AFCore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -6,7 +7,8 @@ import Glibc
 import Testing
 
 /// The cache's files may hold responses to authenticated requests: only their owner can read
-/// them, whatever the umask, and a symbolic link planted at the path is refused.
+/// them, whatever the umask; a symbolic link planted at the path is refused, and so is a
+/// directory where someone else could replace the files.
 @Suite(.serialized) struct CacheFileModeTests {
     private static func mode(_ path: String) -> mode_t? {
         var info = stat()
@@ -43,5 +45,58 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: scratch.file.path, withDestinationPath: victim.path)
         #expect(throws: (any Error).self) { try SQLiteURLCache(fileURL: scratch.file) }
         #expect(FileManager.default.contents(atPath: victim.path) == Data("keep".utf8))
+    }
+
+    /// A directory of `mode` (and `owner`, when given) inside the scratch directory.
+    private static func directory(_ scratch: SQLiteURLCacheTests.Scratch, mode: mode_t, owner: uid_t? = nil) throws -> URL {
+        let directory = scratch.directory.appendingPathComponent("shared")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        #expect(chmod(directory.path, mode) == 0)
+        if let owner { #expect(chown(directory.path, owner, gid_t(owner)) == 0) }
+        return directory
+    }
+
+    @Test(arguments: [mode_t(0o777), 0o770, 0o757])
+    func aDirectoryOthersCanWriteToIsRefused(mode: mode_t) throws {
+        let scratch = SQLiteURLCacheTests.Scratch()
+        let file = try Self.directory(scratch, mode: mode).appendingPathComponent("cache.sqlite")
+        #expect(throws: PrivateFile.Failure.self) { try SQLiteURLCache(fileURL: file) }
+        #expect(!FileManager.default.fileExists(atPath: file.path), "nothing is created there")
+    }
+
+    @Test func aStickyDirectoryOthersCanWriteToIsUsed() throws {
+        let scratch = SQLiteURLCacheTests.Scratch()
+        let file = try Self.directory(scratch, mode: 0o1777).appendingPathComponent("cache.sqlite")
+        let cache = try SQLiteURLCache(fileURL: file)
+        cache.storeEntry(SQLiteURLCacheTests.entry("http://example.test/sticky"))
+        #expect(SQLiteURLCacheTests.cached(cache, "http://example.test/sticky") == "body")
+    }
+
+    /// Root can make files and directories of another user (nobody) to plant.
+    @Test(.enabled(if: geteuid() == 0)) func anotherUsersDirectoryOrCompanionFileIsRefused() throws {
+        let nobody: uid_t = 65534
+        let scratch = SQLiteURLCacheTests.Scratch()
+        let theirs = try Self.directory(scratch, mode: 0o755, owner: nobody).appendingPathComponent("cache.sqlite")
+        #expect(throws: PrivateFile.Failure.self) { try SQLiteURLCache(fileURL: theirs) }
+
+        // In a sticky directory, a -wal someone else made first.
+        let sticky = scratch.directory.appendingPathComponent("sticky")
+        try FileManager.default.createDirectory(at: sticky, withIntermediateDirectories: false)
+        #expect(chmod(sticky.path, 0o1777) == 0)
+        let file = sticky.appendingPathComponent("cache.sqlite")
+        #expect(FileManager.default.createFile(atPath: file.path + "-wal", contents: nil))
+        #expect(chown(file.path + "-wal", nobody, gid_t(nobody)) == 0)
+        #expect(throws: PrivateFile.Failure.self) { try SQLiteURLCache(fileURL: file) }
+    }
+
+    /// The -wal and -shm are made by AF, owner-only, before SQLite opens the file: no one can
+    /// make them first and have SQLite write through theirs.
+    @Test func theCompanionFilesAreMadeBeforeSQLiteOpens() throws {
+        let scratch = SQLiteURLCacheTests.Scratch()
+        try FileManager.default.createDirectory(at: scratch.directory, withIntermediateDirectories: true)
+        try PrivateFile.prepare(scratch.file.path, companions: ["-wal", "-shm"])
+        for suffix in ["", "-wal", "-shm"] {
+            #expect(Self.mode(scratch.file.path + suffix) == 0o600, "cache.sqlite\(suffix)")
+        }
     }
 }
