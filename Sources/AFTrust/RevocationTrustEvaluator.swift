@@ -11,7 +11,6 @@ import Foundation
 /// CA of the chain); otherwise it passes (soft fail, as browsers do). Answers are fetched off the
 /// engine thread: a handshake that needs one is closed and retried once the answer is in.
 public final class RevocationTrustEvaluator: ServerTrustEvaluating {
-    /// How revocation is checked.
     /// How revocation is checked (`RevocationCheckOptions`, in AFCore so that
     /// `AFError`'s `revocationCheckFailed(output:options:)` can carry it).
     public typealias Options = RevocationCheckOptions
