@@ -6,6 +6,12 @@ import FoundationNetworking
 // The `URLSessionTask`s a request hands out (`task`, `tasks`, hooks, monitors), as Alamofire
 // does. Each stands for one engine task: reads and controls go to it. They are made only when
 // someone asks (a Foundation task costs a dispatch queue and a lock to make), once per attempt.
+//
+// The three classes below repeat the same overrides on purpose. Alamofire's API hands out
+// `URLSessionDataTask`, `URLSessionUploadTask` and `URLSessionDownloadTask`, which are classes
+// in one Foundation tree (upload is a subclass of data), so each kind must subclass its own
+// Foundation class; Swift offers no way to share overrides across sibling subclasses (a
+// protocol extension cannot override a class's members), hence one copy per class.
 
 /// A task made for an engine task.
 protocol EngineBackedTask: URLSessionTask {
