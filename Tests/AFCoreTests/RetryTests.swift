@@ -219,4 +219,39 @@ import Testing
         #expect(waiting.isCancelled)
         #expect(waiting.retryCount == 0)
     }
+
+    /// Fires `released` when it goes (held by a Session's interceptor: when the Session goes).
+    private final class Sentinel: Sendable {
+        let released: OneShot
+        init(_ released: OneShot) { self.released = released }
+        deinit { released.fire() }
+    }
+
+    /// A Session whose interceptor asks for a retry in 10 minutes, and fires `released` when
+    /// the Session is released. The sentinel is held by the interceptor alone.
+    private func sessionRetryingLater(delayStarted: OneShot, released: OneShot) -> Session {
+        let sentinel = Sentinel(released)
+        return makeSession(interceptor: Retrier { request, _, _, completion in
+            withExtendedLifetime(sentinel) {}
+            completion(request.retryCount == 0 ? .retryWithDelay(600) : .doNotRetry)
+            delayStarted.fire()
+        })
+    }
+
+    /// A retry waiting for its delay that will not begin (the request was cancelled, or the
+    /// Session shut down) lets go of the Session at once: the app can release it, and its
+    /// engine with it, without waiting out the delay (then the time limit fails the test).
+    @Test(arguments: [false, true])
+    func aDelayedRetryThatWillNotBeginLetsGoOfTheSession(byShutdown: Bool) async throws {
+        let delayStarted = OneShot()
+        let released = OneShot()
+        var session: Session? = sessionRetryingLater(delayStarted: delayStarted, released: released)
+        let request = try #require(session).request(Server.httpbin("/status/500")).validate()
+        let task = request.serializingData()
+        await delayStarted.wait()
+        if byShutdown { await session?.shutdown() } else { request.cancel() }
+        #expect(await task.response.error?.responseCode == 500)
+        session = nil
+        await released.wait()
+    }
 }

@@ -172,6 +172,7 @@ extension Request {
             guard state.state != .cancelled else { return .none }
             guard state.retryScheduled else { return .none }  // ended by a stop of its retries
             state.retryScheduled = false
+            state.retryTimer = nil  // it fired
             if let stop = state.retryStop { return .end(stop.endingError(state.error ?? .explicitlyCancelled)) }
             state.retryCount += 1
             state.error = nil

@@ -6,6 +6,13 @@ struct RetryStop: Sendable {
     let endingError: @Sendable (_ lastFailure: AFError) -> AFError
 }
 
+/// The timer a delayed retry waits on. Dispatch sources may be used from any thread.
+struct RetryTimer: @unchecked Sendable {
+    let source: any DispatchSourceTimer
+
+    func cancel() { source.cancel() }
+}
+
 extension Request {
     /// Ends the request's retries, as a service shutting down does: an attempt in flight may
     /// still finish, but no retrier is asked again; one deciding now (waiting for the network,
@@ -28,6 +35,7 @@ extension Request {
             if let task = state.tasks.last, task.state != .completed { return .endWait(task) }
             guard state.retryScheduled, state.state != .cancelled else { return .none }
             state.retryScheduled = false
+            state.retryTimer.take()?.cancel()
             return .end(stop.endingError(state.error ?? .explicitlyCancelled))
         }
         switch action {
@@ -61,6 +69,16 @@ extension Request {
     /// A retry was decided and will begin (after its delay, if any).
     func retryWasScheduled() {
         mutableState.withLock { $0.retryScheduled = true }
+    }
+
+    /// Keeps the timer of the retry just scheduled, so that a cancel or a stop can cancel it;
+    /// false when the retry will not begin anyway (then the caller cancels the timer).
+    func holdRetryTimer(_ timer: RetryTimer) -> Bool {
+        mutableState.withLock { state in
+            guard state.retryScheduled, state.state != .cancelled else { return false }
+            state.retryTimer = timer
+            return true
+        }
     }
 
     /// A scheduled retry that will not begin: a serializer waiting on it delivers what it had,

@@ -52,6 +52,10 @@ public class Request: @unchecked Sendable {
         var retryDecision: (error: AFError, stop: @Sendable (AFError) -> Void)?
         /// A retrier asked for another attempt, which has not begun (it may wait for its delay).
         var retryScheduled = false
+        /// The timer of a retry waiting for its delay. Cancelled when that retry will not begin
+        /// (a cancel, a stop of the retries), so the Session its handler holds is let go at once,
+        /// not at the end of the delay.
+        var retryTimer: RetryTimer?
         /// Whether `deadline(after:)` was set, and whether it passed (an attempt made from then
         /// on is cancelled at once).
         var hasDeadline = false
@@ -324,10 +328,13 @@ public class Request: @unchecked Sendable {
     @discardableResult
     public func cancel() -> Self {
         enum Action { case none, cancelTask(SessionTask), finish, completeSerializer(@Sendable () -> Void) }
+        var retryTimer: RetryTimer?
+        defer { retryTimer?.cancel() }
         let action = mutableState.withLock { state -> Action in
             guard state.state.canTransition(to: .cancelled) else { return .none }
             state.state = .cancelled
             state.error = state.error ?? .explicitlyCancelled
+            retryTimer = state.retryTimer.take()
             if let task = state.tasks.last, task.state != .completed { return .cancelTask(task) }
             if let delivery = state.serializerAwaitingRetry {
                 state.serializerAwaitingRetry = nil

@@ -187,7 +187,16 @@ extension Session: RequestDelegate {
         }
         request.handOffs.record()
         if let timeDelay, timeDelay > 0 {
-            rootQueue.asyncAfter(deadline: .now() + timeDelay, execute: retry)
+            // A timer the request can cancel: a retry that will not begin lets go of its Session
+            // at once (a Session that shut down can then be released).
+            let timer = DispatchSource.makeTimerSource(queue: rootQueue)
+            timer.setEventHandler {
+                timer.cancel()  // one shot: cancelling releases this handler
+                retry()
+            }
+            timer.schedule(deadline: .now() + timeDelay)
+            guard request.holdRetryTimer(RetryTimer(source: timer)) else { return timer.cancel() }
+            timer.activate()
         } else {
             rootQueue.async(execute: retry)
         }
