@@ -19,8 +19,8 @@ fi
 # nginx is only run by the tests, on their own ports: keep the distribution's service stopped.
 if command -v systemctl >/dev/null 2>&1; then systemctl disable --now nginx >/dev/null 2>&1 || true; fi
 
-python3 -c "import httpbin, gunicorn" 2>/dev/null || {
+python3 -c "import httpbin, gunicorn, uvloop" 2>/dev/null || {
     pip_flags=()
     python3 -m pip install --help 2>/dev/null | grep -q -- --break-system-packages && pip_flags+=(--break-system-packages)
-    python3 -m pip install -q "${pip_flags[@]}" httpbin==0.10.4 gunicorn==27.0.1
+    python3 -m pip install -q "${pip_flags[@]}" httpbin==0.10.4 gunicorn==27.0.1 uvloop==0.23.0
 }

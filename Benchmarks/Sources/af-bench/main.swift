@@ -4,9 +4,10 @@
 // shape (its thread hand-offs and response type, none of its work), and a floor under any
 // implementation of Alamofire's API (the same hand-offs plus the work that API obliges).
 //
-// usage: af-bench [--repeat N] [--scale X] [--only requests|transfers|cache] [--soak]
+// usage: af-bench [--repeat N] [--scale X] [--only requests|transfers|cache|scale] [--soak]
 //   --repeat N  runs per client and workload; the median by requests/s or MB/s is reported (default 3)
-//   --scale X   multiplies the request counts and the transfer size (default 1.0; 0.1 for a quick look)
+//   --scale X   multiplies the request counts and the transfer size (default 1.0; 0.1 for a quick look);
+//               the long-poll sizes (1,000, 5,000, 10,000) stop at 10,000 × X (at least 1,000)
 //   --only K    runs one kind of workload
 //   --soak      instead: 10^6 requests (times X), sequential then 64 in flight, 1 % cancelled at
 //               random moments; memory, descriptors and threads every 100k, and their growth
@@ -33,12 +34,12 @@ struct Options {
             case "--soak":
                 soak = true
             case "--only":
-                guard let value = iterator.next(), ["requests", "transfers", "cache"].contains(value) else {
-                    throw BenchError("--only takes requests, transfers or cache")
+                guard let value = iterator.next(), ["requests", "transfers", "cache", "scale"].contains(value) else {
+                    throw BenchError("--only takes requests, transfers, cache or scale")
                 }
                 only = value
             default:
-                throw BenchError("unknown argument \(argument); usage: af-bench [--repeat N] [--scale X] [--only requests|transfers|cache] [--soak]")
+                throw BenchError("unknown argument \(argument); usage: af-bench [--repeat N] [--scale X] [--only requests|transfers|cache|scale] [--soak]")
             }
         }
     }
@@ -137,6 +138,11 @@ func run() throws {
     if options.includes("cache") {
         print(try cacheTable(fixture: fixture, clients: clients, scale: options.scale).markdown, "", separator: "\n")
         print(try cacheBodyTable(fixture: fixture, client: clients.af, scale: options.scale).markdown)
+    }
+    if options.includes("scale") {
+        let longPoll = package.deletingLastPathComponent().appendingPathComponent("Tests/Fixtures/longpoll.py")
+        print("", try scaleTable(script: longPoll, clients: clients, scale: options.scale, repeats: options.repeats).markdown,
+              separator: "\n")
     }
 }
 

@@ -59,7 +59,9 @@ int main(int argc, char **argv) {
         curl_easy_setopt(easy, CURLOPT_URL, url);
         curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, discard);
         curl_easy_setopt(easy, CURLOPT_WRITEDATA, &bytes);
-        curl_easy_setopt(easy, CURLOPT_PIPEWAIT, 1L);
+        // Waiting for a connection to multiplex on only where HTTP/2 may be spoken (as AF does):
+        // on cleartext HTTP/1.1 a handle would queue behind a busy connection until its response.
+        if (strncmp(url, "https:", 6) == 0) curl_easy_setopt(easy, CURLOPT_PIPEWAIT, 1L);
         curl_easy_setopt(easy, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
         if (cafile) curl_easy_setopt(easy, CURLOPT_CAINFO, cafile);
         if (buffer_size > 0) curl_easy_setopt(easy, CURLOPT_BUFFERSIZE, buffer_size);

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""A long-poll server for the scale benchmark: holds each request, then answers it.
+
+    GET /hold?ms=N   answered after N milliseconds (default 2000) with a small JSON body
+    GET /stats       how many /hold requests arrived since the last /stats; the seconds from
+                     the first arrival to the last (how long the client took to put them all
+                     on the wire) and to the last answer written (the server's own part);
+                     reading it starts a new count
+
+One asyncio loop (uvloop's when installed), HTTP/1.1 keep-alive, on 127.0.0.1 at an ephemeral
+port. Raises its open-files limit as far as allowed. Prints {"url": ..., "pid": ...} on one line
+once it listens, and exits when its standard input closes.
+"""
+import asyncio
+import json
+import os
+import resource
+import sys
+import time
+from urllib.parse import parse_qs, urlsplit
+
+BODY = b'{"held":true}'
+
+
+class Arrivals:
+    def __init__(self):
+        self.count = 0
+        self.first = None
+        self.last = None
+        self.answered = None
+
+    def note(self):
+        now = time.monotonic()
+        self.count += 1
+        if self.first is None:
+            self.first = now
+        self.last = now
+
+    def answer(self):
+        self.answered = time.monotonic()
+
+    def take(self):
+        spread = (self.last - self.first) if self.count else 0.0
+        answered = (self.answered - self.first) if self.answered is not None and self.count else 0.0
+        result = {"count": self.count, "spread": spread, "answered": answered}
+        self.__init__()
+        return result
+
+
+arrivals = Arrivals()
+
+
+def respond(writer, status, body):
+    writer.write(b"HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
+                 % (status, b"OK" if status == 200 else b"Not Found", len(body)) + body)
+
+
+async def serve(reader, writer):
+    try:
+        while True:
+            head = await reader.readuntil(b"\r\n\r\n")
+            line = head.split(b"\r\n", 1)[0].decode("latin-1")
+            parts = line.split(" ")
+            target = urlsplit(parts[1] if len(parts) > 1 else "/")
+            if target.path == "/hold":
+                arrivals.note()
+                query = parse_qs(target.query)
+                await asyncio.sleep(int(query.get("ms", ["2000"])[0]) / 1000)
+                respond(writer, 200, BODY)
+                arrivals.answer()
+            elif target.path == "/stats":
+                respond(writer, 200, json.dumps(arrivals.take()).encode())
+            else:
+                respond(writer, 404, b"{}")
+            await writer.drain()
+    except (asyncio.IncompleteReadError, ConnectionError, asyncio.LimitOverrunError, asyncio.CancelledError):
+        # A client that hung up, or the server stopping with a keep-alive connection idle.
+        pass
+    finally:
+        writer.close()
+
+
+async def main():
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    server = await asyncio.start_server(serve, "127.0.0.1", 0, backlog=65535)
+    port = server.sockets[0].getsockname()[1]
+    print(json.dumps({"url": "http://127.0.0.1:%d" % port, "pid": os.getpid()}), flush=True)
+    loop = asyncio.get_running_loop()
+    closed = asyncio.Event()
+    loop.add_reader(sys.stdin.fileno(), lambda: closed.set() if not os.read(sys.stdin.fileno(), 4096) else None)
+    async with server:
+        await closed.wait()
+
+
+if __name__ == "__main__":
+    try:
+        import uvloop  # installed by scripts/setup.sh; plain asyncio otherwise
+        uvloop.run(main())
+    except ImportError:
+        asyncio.run(main())
