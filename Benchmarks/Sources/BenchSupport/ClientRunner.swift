@@ -18,6 +18,10 @@ public struct ClientRunner {
     /// that bundle (root only; the system's own bundle is not touched).
     public var trustsSystemBundleOnly = false
 
+    /// Set where failed requests are a result to report (the scale runs), not a broken run: a
+    /// client that exits non-zero but printed its result line is then taken at its word.
+    public var reportsFailures = false
+
     public func run(url: String, count: Int, inflight: Int, caFile: String) throws -> RunResult {
         let arguments = [url, String(count), String(inflight), caFile] + extraArguments
         guard trustsSystemBundleOnly, url.hasPrefix("https:") else { return try run(arguments: arguments) }
@@ -67,8 +71,9 @@ public struct ClientRunner {
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0,
-              let result = try? JSONDecoder().decode(RunResult.self, from: data) else {
+        let decoded = try? JSONDecoder().decode(RunResult.self, from: data)
+        if reportsFailures, let decoded, decoded.failures > 0 { return decoded }
+        guard process.terminationStatus == 0, let result = decoded else {
             throw BenchError("\(name) failed (exit \(process.terminationStatus)): \(String(decoding: data, as: UTF8.self))")
         }
         return result

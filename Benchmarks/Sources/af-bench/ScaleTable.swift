@@ -68,7 +68,8 @@ func raiseOpenFilesLimit() -> Int {
 }
 
 /// Many concurrent long-polls: COUNT = INFLIGHT = N requests started at once, each held 2 s by
-/// the server, for each client (raw libcurl's poll loop, AF, AsyncHTTPClient), interleaved,
+/// the server, for each client (raw libcurl's poll loop and its socket interface, AF,
+/// AsyncHTTPClient), interleaved,
 /// the median run by completion time reported. "On the wire" is the server's view (first to
 /// last arrival); "KiB per request" is the peak resident size above the client's own with one
 /// request, divided by N.
@@ -78,7 +79,16 @@ func scaleTable(script: URL, clients: Clients, scale: Double, repeats: Int) thro
     let limit = raiseOpenFilesLimit()
     // Each connection is a descriptor in the client and one in the server (its own process).
     let sizes = [1000, 5000, 10_000].filter { Double($0) <= max(1000, 10_000 * scale) && $0 + 100 <= limit }
-    let peers = [clients.curl, clients.af, clients.ahc]
+    // libcurl's socket interface beside its poll loop: what a socket-driven engine could reach,
+    // on one multi handle and with the transfers spread over four (one thread either way).
+    let socketLoops = [("socket interface", "socket"), ("socket interface, 4 multi handles", "socket:4")].map { name, mode in
+        ClientRunner(name: "libcurl (C, \(name))", executable: clients.curl.executable, extraArguments: [mode])
+    }
+    let peers = ([clients.curl] + socketLoops + [clients.af, clients.ahc]).map { client in
+        var client = client
+        client.reportsFailures = true
+        return client
+    }
     var baselines: [String: Int] = [:]
     for client in peers {
         baselines[client.name] = try client.run(url: server.url + "/hold?ms=0", count: 1, inflight: 1, caFile: "").maxRSSKiB

@@ -2,8 +2,11 @@
 // handle, easy handles reused so connections stay alive. Prints one JSON line of results.
 //
 // usage: curl-multi-bench URL COUNT INFLIGHT [CAFILE] [BUFFERSIZE]
+//        curl-multi-bench URL COUNT INFLIGHT CAFILE socket[:SHARDS]   (curl's socket interface, over
+//                         SHARDS multi handles, 1 by default: socket_loop.c)
 //        curl-multi-bench download|upload-file|upload-multipart URL PATH   (transfer.c)
 
+#include "socket_loop.h"
 #include "transfer.h"
 
 #include <curl/curl.h>
@@ -41,6 +44,9 @@ int main(int argc, char **argv) {
     const char *url = argv[1];
     long count = atol(argv[2]);
     long inflight = atol(argv[3]);
+    if (argc > 5 && strncmp(argv[5], "socket", 6) == 0) {
+        return run_socket_loop(url, count, inflight, argv[5][6] == ':' ? atol(argv[5] + 7) : 1);
+    }
     const char *cafile = argc > 4 && argv[4][0] ? argv[4] : NULL;
     long buffer_size = argc > 5 ? atol(argv[5]) : 0;
     if (count <= 0 || inflight <= 0) return 2;

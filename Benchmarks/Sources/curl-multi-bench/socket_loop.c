@@ -1,0 +1,157 @@
+// The socket-interface form of the request baseline: curl tells us which sockets to watch
+// (CURLMOPT_SOCKETFUNCTION) and when to call back (CURLMOPT_TIMERFUNCTION); one epoll set
+// waits on them, and each wake-up hands curl only the sockets that are ready. With SHARDS > 1
+// the transfers are spread over that many multi handles, all driven by the one thread and the
+// one epoll set: each multi handle then keeps 1/SHARDS of the transfers and connections.
+
+#include "socket_loop.h"
+
+#include <curl/curl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+struct shard {
+    CURLM *multi;
+    int epoll_fd;
+    uint32_t index;
+    double deadline;  // when curl wants its timer call, or -1 for none
+};
+
+static size_t discard(char *data, size_t size, size_t count, void *context) {
+    (void)data;
+    *(size_t *)context += size * count;
+    return size * count;
+}
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int on_socket(CURL *easy, curl_socket_t socket, int what, void *context, void *socket_data) {
+    (void)easy;
+    struct shard *shard = context;
+    struct epoll_event event = {0};
+    event.data.u64 = ((uint64_t)shard->index << 32) | (uint32_t)socket;
+    if (what == CURL_POLL_REMOVE) {
+        epoll_ctl(shard->epoll_fd, EPOLL_CTL_DEL, socket, NULL);
+        return 0;
+    }
+    if (what & CURL_POLL_IN) event.events |= EPOLLIN;
+    if (what & CURL_POLL_OUT) event.events |= EPOLLOUT;
+    // socket_data marks a socket already in the set: modify it rather than add it again.
+    if (socket_data) {
+        epoll_ctl(shard->epoll_fd, EPOLL_CTL_MOD, socket, &event);
+    } else {
+        epoll_ctl(shard->epoll_fd, EPOLL_CTL_ADD, socket, &event);
+        curl_multi_assign(shard->multi, socket, shard);
+    }
+    return 0;
+}
+
+static int on_timer(CURLM *multi, long timeout_ms, void *context) {
+    (void)multi;
+    ((struct shard *)context)->deadline = timeout_ms < 0 ? -1 : now() + (double)timeout_ms / 1000;
+    return 0;
+}
+
+int run_socket_loop(const char *url, long count, long inflight, long shard_count) {
+    if (count <= 0 || inflight <= 0 || shard_count <= 0) return 2;
+    if (inflight > count) inflight = count;
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    int epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+    struct shard *shards = calloc((size_t)shard_count, sizeof(struct shard));
+    for (long k = 0; k < shard_count; k++) {
+        CURLM *multi = curl_multi_init();
+        shards[k] = (struct shard){multi, epoll_fd, (uint32_t)k, -1};
+        curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, on_socket);
+        curl_multi_setopt(multi, CURLMOPT_SOCKETDATA, &shards[k]);
+        curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, on_timer);
+        curl_multi_setopt(multi, CURLMOPT_TIMERDATA, &shards[k]);
+        curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS, inflight);
+        curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, inflight);
+    }
+
+    size_t bytes = 0;
+    CURL **handles = calloc((size_t)inflight, sizeof(CURL *));
+    for (long i = 0; i < inflight; i++) {
+        CURL *easy = curl_easy_init();
+        curl_easy_setopt(easy, CURLOPT_URL, url);
+        curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, discard);
+        curl_easy_setopt(easy, CURLOPT_WRITEDATA, &bytes);
+        curl_easy_setopt(easy, CURLOPT_PRIVATE, &shards[i % shard_count]);
+        handles[i] = easy;
+    }
+
+    double start = now();
+    long started = 0, finished = 0, failures = 0, connections = 0;
+    for (; started < inflight; started++) curl_multi_add_handle(shards[started % shard_count].multi, handles[started]);
+
+    int running = 0;
+    struct epoll_event events[256];
+    while (finished < count) {
+        double soonest = -1;
+        for (long k = 0; k < shard_count; k++) {
+            if (shards[k].deadline >= 0 && (soonest < 0 || shards[k].deadline < soonest)) soonest = shards[k].deadline;
+        }
+        int timeout = soonest < 0 ? 1000 : (int)((soonest - now()) * 1000 + 0.999);
+        int ready = epoll_wait(epoll_fd, events, 256, timeout < 0 ? 0 : timeout);
+        for (int i = 0; i < ready; i++) {
+            struct shard *shard = &shards[events[i].data.u64 >> 32];
+            int mask = (events[i].events & EPOLLIN ? CURL_CSELECT_IN : 0) |
+                       (events[i].events & EPOLLOUT ? CURL_CSELECT_OUT : 0) |
+                       (events[i].events & (EPOLLERR | EPOLLHUP) ? CURL_CSELECT_ERR : 0);
+            curl_multi_socket_action(shard->multi, (curl_socket_t)(uint32_t)events[i].data.u64, mask, &running);
+        }
+        double time = now();
+        for (long k = 0; k < shard_count; k++) {
+            if (shards[k].deadline >= 0 && shards[k].deadline <= time) {
+                shards[k].deadline = -1;
+                curl_multi_socket_action(shards[k].multi, CURL_SOCKET_TIMEOUT, 0, &running);
+            }
+        }
+        for (long k = 0; k < shard_count; k++) {
+            CURLMsg *message;
+            int queued;
+            while ((message = curl_multi_info_read(shards[k].multi, &queued))) {
+                if (message->msg != CURLMSG_DONE) continue;
+                CURL *easy = message->easy_handle;
+                long status = 0, connects = 0;
+                curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
+                curl_easy_getinfo(easy, CURLINFO_NUM_CONNECTS, &connects);
+                if (message->data.result != CURLE_OK || status != 200) failures++;
+                connections += connects;
+                finished++;
+                curl_multi_remove_handle(shards[k].multi, easy);
+                if (started < count) {
+                    started++;
+                    curl_multi_add_handle(shards[k].multi, easy);
+                }
+            }
+        }
+    }
+    double seconds = now() - start;
+
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    printf("{\"requests\":%ld,\"failures\":%ld,\"seconds\":%.6f,\"cpuSeconds\":%.6f,"
+           "\"maxRSSKiB\":%ld,\"connections\":%ld,\"bytes\":%zu}\n",
+           count, failures, seconds,
+           (double)usage.ru_utime.tv_sec + (double)usage.ru_utime.tv_usec / 1e6 +
+               (double)usage.ru_stime.tv_sec + (double)usage.ru_stime.tv_usec / 1e6,
+           usage.ru_maxrss, connections, bytes);
+
+    for (long i = 0; i < inflight; i++) curl_easy_cleanup(handles[i]);
+    free(handles);
+    for (long k = 0; k < shard_count; k++) curl_multi_cleanup(shards[k].multi);
+    free(shards);
+    close(epoll_fd);
+    curl_global_cleanup();
+    return failures == 0 ? 0 : 1;
+}
