@@ -12,15 +12,34 @@ public final class Fixture {
     }
 
     public let endpoints: Endpoints
-    private let process: Process
-    private let input: Pipe
+    private let servers: ServerScript
 
     /// Starts the servers and waits until they answer.
     public init(script: URL) throws {
-        process = Process()
+        servers = try ServerScript(script)
+        do {
+            endpoints = try JSONDecoder().decode(Endpoints.self, from: servers.readyLine)
+        } catch {
+            servers.stop()
+            throw BenchError("test servers did not start: \(String(decoding: servers.readyLine, as: UTF8.self))")
+        }
+    }
+
+    /// Stops the servers.
+    public func stop() { servers.stop() }
+}
+
+/// A fixture script run with python3: it prints one line once it serves (what it serves, as
+/// JSON) and exits when its standard input closes.
+public final class ServerScript {
+    /// The line the script printed when ready.
+    public let readyLine: Data
+    private let process = Process()
+    private let input = Pipe()
+
+    public init(_ script: URL) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path]
-        input = Pipe()
         let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
@@ -29,14 +48,10 @@ public final class Fixture {
         while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
             line.append(byte)
         }
-        do {
-            endpoints = try JSONDecoder().decode(Endpoints.self, from: line)
-        } catch {
-            throw BenchError("test servers did not start: \(String(decoding: line, as: UTF8.self))")
-        }
+        readyLine = line
     }
 
-    /// Stops the servers (they exit when their standard input closes).
+    /// Closes the script's standard input and waits for it to exit.
     public func stop() {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()

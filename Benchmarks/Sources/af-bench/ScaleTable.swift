@@ -16,23 +16,14 @@ final class LongPollServer {
     }
 
     let url: String
-    private let process = Process()
-    private let input = Pipe()
+    private let script: ServerScript
 
-    init(script: URL) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path]
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-            line.append(byte)
-        }
+    init(script path: URL) throws {
+        script = try ServerScript(path)
         struct Ready: Decodable { var url: String }
-        guard let ready = try? JSONDecoder().decode(Ready.self, from: line) else {
-            throw BenchError("the long-poll server did not start: \(String(decoding: line, as: UTF8.self))")
+        guard let ready = try? JSONDecoder().decode(Ready.self, from: script.readyLine) else {
+            script.stop()
+            throw BenchError("the long-poll server did not start: \(String(decoding: script.readyLine, as: UTF8.self))")
         }
         url = ready.url
     }
@@ -52,10 +43,7 @@ final class LongPollServer {
         return stats
     }
 
-    func stop() {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-    }
+    func stop() { script.stop() }
 }
 
 /// Raises this process's open-files limit to its hard limit (the clients inherit it); returns it.

@@ -6,6 +6,7 @@
 //                         SHARDS multi handles, 1 by default: socket_loop.c)
 //        curl-multi-bench download|upload-file|upload-multipart URL PATH   (transfer.c)
 
+#include "result.h"
 #include "socket_loop.h"
 #include "transfer.h"
 
@@ -15,23 +16,6 @@
 #include <sys/resource.h>
 #include <string.h>
 #include <time.h>
-
-static size_t discard(char *data, size_t size, size_t count, void *context) {
-    (void)data;
-    *(size_t *)context += size * count;
-    return size * count;
-}
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static double cpu_seconds(const struct rusage *usage) {
-    return (double)usage->ru_utime.tv_sec + (double)usage->ru_utime.tv_usec / 1e6 +
-           (double)usage->ru_stime.tv_sec + (double)usage->ru_stime.tv_usec / 1e6;
-}
 
 int main(int argc, char **argv) {
     if (argc == 4 && (strcmp(argv[1], "download") == 0 || strncmp(argv[1], "upload-", 7) == 0)) {
@@ -63,7 +47,7 @@ int main(int argc, char **argv) {
     for (long i = 0; i < inflight; i++) {
         CURL *easy = curl_easy_init();
         curl_easy_setopt(easy, CURLOPT_URL, url);
-        curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, discard);
+        curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, bench_discard);
         curl_easy_setopt(easy, CURLOPT_WRITEDATA, &bytes);
         // Waiting for a connection to multiplex on only where HTTP/2 may be spoken (as AF does):
         // on cleartext HTTP/1.1 a handle would queue behind a busy connection until its response.
@@ -74,7 +58,7 @@ int main(int argc, char **argv) {
         handles[i] = easy;
     }
 
-    double start = now();
+    double start = bench_now();
     long started = 0, finished = 0, failures = 0, connections = 0;
     for (; started < inflight; started++) curl_multi_add_handle(multi, handles[started]);
 
@@ -100,13 +84,9 @@ int main(int argc, char **argv) {
         }
         if (finished < count) curl_multi_poll(multi, NULL, 0, 1000, NULL);
     }
-    double seconds = now() - start;
+    double seconds = bench_now() - start;
 
-    struct rusage usage;
-    getrusage(RUSAGE_SELF, &usage);
-    printf("{\"requests\":%ld,\"failures\":%ld,\"seconds\":%.6f,\"cpuSeconds\":%.6f,"
-           "\"maxRSSKiB\":%ld,\"connections\":%ld,\"bytes\":%zu}\n",
-           count, failures, seconds, cpu_seconds(&usage), usage.ru_maxrss, connections, bytes);
+    bench_print_result(count, failures, seconds, connections, (long long)bytes);
 
     for (long i = 0; i < inflight; i++) curl_easy_cleanup(handles[i]);
     free(handles);

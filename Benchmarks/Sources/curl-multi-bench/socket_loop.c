@@ -6,13 +6,12 @@
 
 #include "socket_loop.h"
 
+#include "result.h"
+
 #include <curl/curl.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
-#include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
 struct shard {
@@ -21,18 +20,6 @@ struct shard {
     uint32_t index;
     double deadline;  // when curl wants its timer call, or -1 for none
 };
-
-static size_t discard(char *data, size_t size, size_t count, void *context) {
-    (void)data;
-    *(size_t *)context += size * count;
-    return size * count;
-}
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static int on_socket(CURL *easy, curl_socket_t socket, int what, void *context, void *socket_data) {
     (void)easy;
@@ -57,7 +44,7 @@ static int on_socket(CURL *easy, curl_socket_t socket, int what, void *context, 
 
 static int on_timer(CURLM *multi, long timeout_ms, void *context) {
     (void)multi;
-    ((struct shard *)context)->deadline = timeout_ms < 0 ? -1 : now() + (double)timeout_ms / 1000;
+    ((struct shard *)context)->deadline = timeout_ms < 0 ? -1 : bench_now() + (double)timeout_ms / 1000;
     return 0;
 }
 
@@ -83,13 +70,13 @@ int run_socket_loop(const char *url, long count, long inflight, long shard_count
     for (long i = 0; i < inflight; i++) {
         CURL *easy = curl_easy_init();
         curl_easy_setopt(easy, CURLOPT_URL, url);
-        curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, discard);
+        curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, bench_discard);
         curl_easy_setopt(easy, CURLOPT_WRITEDATA, &bytes);
         curl_easy_setopt(easy, CURLOPT_PRIVATE, &shards[i % shard_count]);
         handles[i] = easy;
     }
 
-    double start = now();
+    double start = bench_now();
     long started = 0, finished = 0, failures = 0, connections = 0;
     for (; started < inflight; started++) curl_multi_add_handle(shards[started % shard_count].multi, handles[started]);
 
@@ -100,7 +87,7 @@ int run_socket_loop(const char *url, long count, long inflight, long shard_count
         for (long k = 0; k < shard_count; k++) {
             if (shards[k].deadline >= 0 && (soonest < 0 || shards[k].deadline < soonest)) soonest = shards[k].deadline;
         }
-        int timeout = soonest < 0 ? 1000 : (int)((soonest - now()) * 1000 + 0.999);
+        int timeout = soonest < 0 ? 1000 : (int)((soonest - bench_now()) * 1000 + 0.999);
         int ready = epoll_wait(epoll_fd, events, 256, timeout < 0 ? 0 : timeout);
         for (int i = 0; i < ready; i++) {
             struct shard *shard = &shards[events[i].data.u64 >> 32];
@@ -109,7 +96,7 @@ int run_socket_loop(const char *url, long count, long inflight, long shard_count
                        (events[i].events & (EPOLLERR | EPOLLHUP) ? CURL_CSELECT_ERR : 0);
             curl_multi_socket_action(shard->multi, (curl_socket_t)(uint32_t)events[i].data.u64, mask, &running);
         }
-        double time = now();
+        double time = bench_now();
         for (long k = 0; k < shard_count; k++) {
             if (shards[k].deadline >= 0 && shards[k].deadline <= time) {
                 shards[k].deadline = -1;
@@ -136,16 +123,9 @@ int run_socket_loop(const char *url, long count, long inflight, long shard_count
             }
         }
     }
-    double seconds = now() - start;
+    double seconds = bench_now() - start;
 
-    struct rusage usage;
-    getrusage(RUSAGE_SELF, &usage);
-    printf("{\"requests\":%ld,\"failures\":%ld,\"seconds\":%.6f,\"cpuSeconds\":%.6f,"
-           "\"maxRSSKiB\":%ld,\"connections\":%ld,\"bytes\":%zu}\n",
-           count, failures, seconds,
-           (double)usage.ru_utime.tv_sec + (double)usage.ru_utime.tv_usec / 1e6 +
-               (double)usage.ru_stime.tv_sec + (double)usage.ru_stime.tv_usec / 1e6,
-           usage.ru_maxrss, connections, bytes);
+    bench_print_result(count, failures, seconds, connections, (long long)bytes);
 
     for (long i = 0; i < inflight; i++) curl_easy_cleanup(handles[i]);
     free(handles);

@@ -7,6 +7,8 @@
 
 #include "transfer.h"
 
+#include "result.h"
+
 #include <curl/curl.h>
 #include <stdio.h>
 #include <string.h>
@@ -49,12 +51,6 @@ static size_t keep_answer(char *data, size_t size, size_t count, void *context) 
     return size * count;
 }
 
-static double monotonic(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /// Runs one transfer on a multi handle until it is done; returns its result code.
 static CURLcode perform(CURL *easy) {
     CURLM *multi = curl_multi_init();
@@ -95,7 +91,7 @@ int run_transfer(const char *mode, const char *url, const char *path) {
     struct counted_file file = {0};
     struct answer answer = {0};
     curl_mime *form = NULL;
-    double start = monotonic();
+    double start = bench_now();
     if (download) {
         file.file = fopen(path, "wb");
         if (!file.file) return 2;
@@ -120,7 +116,7 @@ int run_transfer(const char *mode, const char *url, const char *path) {
         }
     }
     CURLcode result = perform(easy);
-    double seconds = monotonic() - start;
+    double seconds = bench_now() - start;
 
     long status = 0;
     curl_off_t moved = 0;
@@ -136,14 +132,7 @@ int run_transfer(const char *mode, const char *url, const char *path) {
     if (download) unlink(path);
     int failed = result != CURLE_OK || status / 100 != 2 || (!download && moved < (curl_off_t)info.st_size);
 
-    struct rusage usage;
-    getrusage(RUSAGE_SELF, &usage);
-    printf("{\"requests\":1,\"failures\":%d,\"seconds\":%.6f,\"cpuSeconds\":%.6f,"
-           "\"maxRSSKiB\":%ld,\"connections\":1,\"bytes\":%lld}\n",
-           failed, seconds,
-           (double)usage.ru_utime.tv_sec + (double)usage.ru_utime.tv_usec / 1e6 +
-               (double)usage.ru_stime.tv_sec + (double)usage.ru_stime.tv_usec / 1e6,
-           usage.ru_maxrss, (long long)moved);
+    bench_print_result(1, failed, seconds, 1, (long long)moved);
     if (failed) fprintf(stderr, "transfer failed: %s, status %ld\n", curl_easy_strerror(result), status);
     curl_mime_free(form);
     curl_slist_free_all(headers);
