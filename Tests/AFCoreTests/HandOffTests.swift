@@ -115,4 +115,23 @@ import Testing
         // The second handler, added once the request finished, runs through rootQueue again.
         #expect(request.handOffs.value == 3 + 2)
     }
+
+    /// With hooks installed (an adapter, an event monitor), the request keeps the path it has
+    /// today: one trip more, the adapter's answer coming back to `rootQueue`; the monitor's
+    /// events go to the monitor's own queue and cost the request no trip. A shortcut taken when
+    /// nothing observes the trips must leave this path as it is.
+    @Test func withAnAdapterAndAMonitorARequestMakesFourTrips() async throws {
+        let root = DispatchQueue(label: "org.alamofire.test.heldRoot")
+        root.suspend()
+        let adapter = Adapter { urlRequest, _, completion in completion(.success(urlRequest)) }
+        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.hand-off-monitor"))
+        let session = makeSession(rootQueue: root, interceptor: adapter, eventMonitors: [monitor])
+        let request = session.request(Server.http("/bench.json")).validate()
+        let error = await withCheckedContinuation { continuation in
+            request.responseData(queue: .global()) { continuation.resume(returning: $0.error) }
+            root.resume()
+        }
+        #expect(error == nil)
+        #expect(request.handOffs.value == 4)
+    }
 }
