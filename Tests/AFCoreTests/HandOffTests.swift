@@ -116,10 +116,10 @@ import Testing
         #expect(request.handOffs.value == 3 + 2)
     }
 
-    /// With hooks installed (an adapter, an event monitor), the request keeps the path it has
-    /// today: one trip more, the adapter's answer coming back to `rootQueue`; the monitor's
-    /// events go to the monitor's own queue and cost the request no trip. A shortcut taken when
-    /// nothing observes the trips must leave this path as it is.
+    /// With hooks installed (an adapter, an event monitor), the request takes the full path:
+    /// one trip more, the adapter's answer coming back to `rootQueue`; the monitor's events go
+    /// to the monitor's own queue and cost the request no trip. A shortcut taken when nothing
+    /// observes the trips must leave this path as it is.
     @Test func withAnAdapterAndAMonitorARequestMakesFourTrips() async throws {
         let root = DispatchQueue(label: "org.alamofire.test.heldRoot")
         root.suspend()
