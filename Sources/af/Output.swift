@@ -14,7 +14,6 @@ struct Output {
         return 2
     }
 
-
     func failure(_ message: String, status: Int32) -> Int32 {
         note("af: \(message)")
         return status
@@ -103,7 +102,7 @@ struct Output {
             return error.localizedDescription
         }
         let unixSocket = urlError.failingURL?.scheme?.hasSuffix("+unix") == true  // AF names the socket
-        guard urlError.userInfo["AFCurlErrorCode"] != nil, !unixSocket else { return urlError.localizedDescription }
+        guard urlError.userInfo[URLError.curlCodeKey] != nil, !unixSocket else { return urlError.localizedDescription }
         let host = urlError.failingURL?.host.map { " (\($0))" } ?? ""
         let summary = Self.summary(of: urlError.code).map { $0 + host } ?? urlError.localizedDescription
         guard verbose, summary != urlError.localizedDescription else { return summary }

@@ -18,7 +18,7 @@ struct CurlFailure: Error, Sendable {
         if let localError { return localError }
         var userInfo: [String: Any] = [
             NSLocalizedDescriptionKey: description,
-            "AFCurlErrorCode": Int(code.rawValue),
+            URLError.curlCodeKey: Int(code.rawValue),
         ]
         if let failingURL {
             userInfo[NSURLErrorFailingURLErrorKey] = failingURL
@@ -79,4 +79,10 @@ struct CurlFailure: Error, Sendable {
             .unknown
         }
     }
+}
+
+extension URLError {
+    /// The `userInfo` key of the curl code behind a failure curl reported (`af` words those
+    /// failures itself).
+    package static let curlCodeKey = "AFCurlErrorCode"
 }

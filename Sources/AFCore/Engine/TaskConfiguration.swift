@@ -140,18 +140,7 @@ final class TaskConfiguration: @unchecked Sendable {
     /// its host, by OpenSSL alone (nil), or not at all (the manager refused the host). Calls the
     /// manager: never under a lock of AF's.
     func trustRequirement(for url: URL?) -> TrustRequirement? {
-        guard let serverTrustManager, let scheme = url?.scheme else { return nil }
-        // An `https+unix` request's TLS verifies `localhost` (the host it is sent to on the
-        // socket): the manager is asked for that host, as for any https request to it.
-        let host: String
-        if scheme.equalsIgnoringASCIICase("https") {
-            guard let urlHost = url?.host else { return nil }
-            host = urlHost
-        } else if scheme.equalsIgnoringASCIICase("https+unix") {
-            host = "localhost"
-        } else {
-            return nil
-        }
+        guard let serverTrustManager, let host = UnixSocketRoute.verifiedHost(for: url) else { return nil }
         do {
             return try serverTrustManager.serverTrustEvaluator(forHost: host).map { .evaluate($0, host: host) }
         } catch {

@@ -41,11 +41,11 @@ let transferSeekCallback: afc_seek_callback = { context, offset, origin in
 
 /// The process-wide trust callback: the context is the transfer whose handshake it is.
 let transferTrustCallback: afc_trust_callback = { context, certificates, lengths, count, trusted, error, staple, stapleLength in
-    let chain = (0..<count).map { Data(bytes: certificates[$0], count: lengths[$0]) }
     let transfer = transfer(from: context)
-    // The host the handshake verifies (`localhost` for an `https+unix` URL, whose host is a path).
-    var host = transfer.spec.requestURL?.host ?? ""
-    if case let .evaluate(_, trustHost) = transfer.spec.trust { host = trustHost }
+    // Enabled only for transfers whose trust is evaluated, which name the host the handshake
+    // verifies (`localhost` for an `https+unix` URL, whose host is a path).
+    guard case let .evaluate(_, host) = transfer.spec.trust else { return 1 }
+    let chain = (0..<count).map { Data(bytes: certificates[$0], count: lengths[$0]) }
     let trust = ServerTrust(certificateData: chain, host: host,
                             defaultEvaluationSucceeded: trusted != 0,
                             defaultEvaluationError: error.map { String(cString: $0) },

@@ -12,10 +12,21 @@ enum UnixSocketRoute {
     /// The key of `connectionProxyDictionary` that holds a Session's socket path.
     static let configurationKey = "AFUnixSocketPath"
 
+    /// The host a socket URL's request is sent to, and the one its TLS verifies.
+    static let wireHost = "localhost"
+
     /// Whether `scheme` is one of the socket schemes.
     static func isSocketScheme(_ scheme: String?) -> Bool {
         guard let scheme else { return false }
         return scheme.equalsIgnoringASCIICase("http+unix") || scheme.equalsIgnoringASCIICase("https+unix")
+    }
+
+    /// The host whose certificate a request to `url` verifies: an `https` URL's host, and
+    /// `wireHost` for an `https+unix` URL (its host is the socket's path); nil without TLS.
+    static func verifiedHost(for url: URL?) -> String? {
+        guard let scheme = url?.scheme else { return nil }
+        if scheme.equalsIgnoringASCIICase("https") { return url?.host }
+        return scheme.equalsIgnoringASCIICase("https+unix") ? wireHost : nil
     }
 
     /// Where a request to `url` goes: the socket's path, the URL curl is given and its scheme;
@@ -30,7 +41,7 @@ enum UnixSocketRoute {
                   var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
             let wireScheme = scheme.equalsIgnoringASCIICase("https+unix") ? "https" : "http"
             components.scheme = wireScheme
-            components.percentEncodedHost = "localhost"
+            components.percentEncodedHost = wireHost
             components.port = nil
             if components.percentEncodedPath.isEmpty { components.percentEncodedPath = "/" }
             return components.string.map { (socketPath, $0, wireScheme) }
