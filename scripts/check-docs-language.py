@@ -3,8 +3,8 @@
 
 Docs are for users and maintainers: what is true now and why. Run numbers, issue numbers,
 "last session" and the like belong in git history and issue notes. Usage: check-docs-language.py
-(from anywhere; it reads every Markdown file git tracks, plus untracked ones under Sources/,
-Plugins/ and the top level). Exit status 1 lists each line found.
+(from anywhere; it reads every Markdown and Swift file git tracks, and the untracked ones it
+does not ignore). Exit status 1 lists each line found.
 """
 import re
 import subprocess
@@ -26,20 +26,17 @@ PATTERNS = [
 ]
 
 
-
-def markdown_files():
-    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard", "*.md"],
-                            cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
-    return [ROOT / name for name in listed if not name.startswith((".build", "Fuzz/Found"))]
+def listed(pattern):
+    """The files git tracks, and untracked ones it does not ignore, matching `pattern`."""
+    names = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard", pattern],
+                           cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    return [ROOT / name for name in names if not name.startswith((".build", "Fuzz/Found"))]
 
 
 def swift_comment_lines():
-    """(path, line number, comment text) of each `//` comment in the Swift files git tracks."""
-    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard", "*.swift"],
-                            cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
-    for name in listed:
-        path = ROOT / name
-        if name.startswith(".build") or not path.is_file():
+    """(path, line number, comment text) of each `//` comment in the listed Swift files."""
+    for path in listed("*.swift"):
+        if not path.is_file():
             continue
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             index = line.find("//")
@@ -49,7 +46,8 @@ def swift_comment_lines():
 
 def main():
     found = []
-    for path in markdown_files():
+    markdown = listed("*.md")
+    for path in markdown:
         if not path.is_file():
             continue
         in_code = False
@@ -72,7 +70,7 @@ def main():
         print(f"{len(found)} line(s) speak like a development log: say what is true now, and leave the "
               "history to git", file=sys.stderr)
         return 1
-    print(f"{len(markdown_files())} Markdown files and the Swift comments read: no development-log language")
+    print(f"{len(markdown)} Markdown files and the Swift comments read: no development-log language")
     return 0
 
 

@@ -8,14 +8,13 @@
 
 #include "result.h"
 #include "socket_loop.h"
+#include "tally.h"
 #include "transfer.h"
 
 #include <curl/curl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/resource.h>
 #include <string.h>
-#include <time.h>
 
 int main(int argc, char **argv) {
     if (argc == 4 && (strcmp(argv[1], "download") == 0 || strncmp(argv[1], "upload-", 7) == 0)) {
@@ -42,13 +41,10 @@ int main(int argc, char **argv) {
     curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS, inflight);
     curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, inflight);
 
-    size_t bytes = 0;
+    struct bench_tally tally = {.count = count};
     CURL **handles = calloc((size_t)inflight, sizeof(CURL *));
     for (long i = 0; i < inflight; i++) {
-        CURL *easy = curl_easy_init();
-        curl_easy_setopt(easy, CURLOPT_URL, url);
-        curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, bench_discard);
-        curl_easy_setopt(easy, CURLOPT_WRITEDATA, &bytes);
+        CURL *easy = bench_easy(url, &tally);
         // Waiting for a connection to multiplex on only where HTTP/2 may be spoken (as AF does):
         // on cleartext HTTP/1.1 a handle would queue behind a busy connection until its response.
         if (strncmp(url, "https:", 6) == 0) curl_easy_setopt(easy, CURLOPT_PIPEWAIT, 1L);
@@ -59,38 +55,21 @@ int main(int argc, char **argv) {
     }
 
     double start = bench_now();
-    long started = 0, finished = 0, failures = 0, connections = 0;
-    for (; started < inflight; started++) curl_multi_add_handle(multi, handles[started]);
+    for (; tally.started < inflight; tally.started++) curl_multi_add_handle(multi, handles[tally.started]);
 
     int running = 1;
-    while (finished < count) {
+    while (tally.finished < count) {
         curl_multi_perform(multi, &running);
-        CURLMsg *message;
-        int queued;
-        while ((message = curl_multi_info_read(multi, &queued))) {
-            if (message->msg != CURLMSG_DONE) continue;
-            CURL *easy = message->easy_handle;
-            long status = 0, connects = 0;
-            curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
-            curl_easy_getinfo(easy, CURLINFO_NUM_CONNECTS, &connects);
-            if (message->data.result != CURLE_OK || status != 200) failures++;
-            connections += connects;
-            finished++;
-            curl_multi_remove_handle(multi, easy);
-            if (started < count) {
-                started++;
-                curl_multi_add_handle(multi, easy);
-            }
-        }
-        if (finished < count) curl_multi_poll(multi, NULL, 0, 1000, NULL);
+        bench_take_finished(multi, &tally);
+        if (tally.finished < count) curl_multi_poll(multi, NULL, 0, 1000, NULL);
     }
     double seconds = bench_now() - start;
 
-    bench_print_result(count, failures, seconds, connections, (long long)bytes);
+    bench_print_result(count, tally.failures, seconds, tally.connections, (long long)tally.bytes);
 
     for (long i = 0; i < inflight; i++) curl_easy_cleanup(handles[i]);
     free(handles);
     curl_multi_cleanup(multi);
     curl_global_cleanup();
-    return failures == 0 ? 0 : 1;
+    return tally.failures == 0 ? 0 : 1;
 }

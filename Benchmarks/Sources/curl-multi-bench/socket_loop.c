@@ -7,6 +7,7 @@
 #include "socket_loop.h"
 
 #include "result.h"
+#include "tally.h"
 
 #include <curl/curl.h>
 #include <stdint.h>
@@ -65,24 +66,18 @@ int run_socket_loop(const char *url, long count, long inflight, long shard_count
         curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, inflight);
     }
 
-    size_t bytes = 0;
+    struct bench_tally tally = {.count = count};
     CURL **handles = calloc((size_t)inflight, sizeof(CURL *));
-    for (long i = 0; i < inflight; i++) {
-        CURL *easy = curl_easy_init();
-        curl_easy_setopt(easy, CURLOPT_URL, url);
-        curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, bench_discard);
-        curl_easy_setopt(easy, CURLOPT_WRITEDATA, &bytes);
-        curl_easy_setopt(easy, CURLOPT_PRIVATE, &shards[i % shard_count]);
-        handles[i] = easy;
-    }
+    for (long i = 0; i < inflight; i++) handles[i] = bench_easy(url, &tally);
 
     double start = bench_now();
-    long started = 0, finished = 0, failures = 0, connections = 0;
-    for (; started < inflight; started++) curl_multi_add_handle(shards[started % shard_count].multi, handles[started]);
+    for (; tally.started < inflight; tally.started++) {
+        curl_multi_add_handle(shards[tally.started % shard_count].multi, handles[tally.started]);
+    }
 
     int running = 0;
     struct epoll_event events[256];
-    while (finished < count) {
+    while (tally.finished < count) {
         double soonest = -1;
         for (long k = 0; k < shard_count; k++) {
             if (shards[k].deadline >= 0 && (soonest < 0 || shards[k].deadline < soonest)) soonest = shards[k].deadline;
@@ -103,29 +98,11 @@ int run_socket_loop(const char *url, long count, long inflight, long shard_count
                 curl_multi_socket_action(shards[k].multi, CURL_SOCKET_TIMEOUT, 0, &running);
             }
         }
-        for (long k = 0; k < shard_count; k++) {
-            CURLMsg *message;
-            int queued;
-            while ((message = curl_multi_info_read(shards[k].multi, &queued))) {
-                if (message->msg != CURLMSG_DONE) continue;
-                CURL *easy = message->easy_handle;
-                long status = 0, connects = 0;
-                curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
-                curl_easy_getinfo(easy, CURLINFO_NUM_CONNECTS, &connects);
-                if (message->data.result != CURLE_OK || status != 200) failures++;
-                connections += connects;
-                finished++;
-                curl_multi_remove_handle(shards[k].multi, easy);
-                if (started < count) {
-                    started++;
-                    curl_multi_add_handle(shards[k].multi, easy);
-                }
-            }
-        }
+        for (long k = 0; k < shard_count; k++) bench_take_finished(shards[k].multi, &tally);
     }
     double seconds = bench_now() - start;
 
-    bench_print_result(count, failures, seconds, connections, (long long)bytes);
+    bench_print_result(count, tally.failures, seconds, tally.connections, (long long)tally.bytes);
 
     for (long i = 0; i < inflight; i++) curl_easy_cleanup(handles[i]);
     free(handles);
@@ -133,5 +110,5 @@ int run_socket_loop(const char *url, long count, long inflight, long shard_count
     free(shards);
     close(epoll_fd);
     curl_global_cleanup();
-    return failures == 0 ? 0 : 1;
+    return tally.failures == 0 ? 0 : 1;
 }

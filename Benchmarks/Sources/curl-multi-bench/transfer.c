@@ -12,9 +12,7 @@
 #include <curl/curl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 enum { BUFFER = 512 * 1024 };
