@@ -29,7 +29,7 @@ import json, sys
 result = json.load(sys.stdin)
 if result["failures"]: sys.exit("%d of %d requests failed; not profiling" % (result["failures"], result["requests"]))'
 
-# Instructions per thread: a thread that calls curl_multi_perform inside CurlEngine is the engine.
+# Instructions per thread: the thread that runs CurlEngine.run is the engine.
 for n in 2000 6000; do
     valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$work/cg.$n" \
         "$client" "$url" "$n" "$inflight" "" "$form" >/dev/null 2>&1
@@ -41,7 +41,7 @@ def split(n):
     for path in glob.glob(f"{sys.argv[1]}/cg.{n}-*"):
         text = open(path, errors="replace").read()
         total = next(int(l.split()[1]) for l in text.splitlines() if l.startswith("totals:"))
-        if "curl_multi_perform" in text and "CurlEngine" in text: engine += total
+        if "CurlEngineC3run" in text: engine += total
         else: other += total
     return engine, other
 (e1, o1), (e2, o2) = split(2000), split(6000)

@@ -4,8 +4,10 @@
     GET /hold?ms=N   answered after N milliseconds (default 2000) with a small JSON body
     GET /stats       how many /hold requests arrived since the last /stats; the seconds from
                      the first arrival to the last (how long the client took to put them all
-                     on the wire) and to the last answer written (the server's own part);
-                     reading it starts a new count
+                     on the wire) and to the last answer written (the server's own part); the
+                     last arrival on the monotonic clock (`time.monotonic()`, which clients on
+                     this host can read too); the most requests held at once; reading it
+                     starts a new count
 
 One asyncio loop (uvloop's when installed), HTTP/1.1 keep-alive, on 127.0.0.1 at an ephemeral
 port. Raises its open-files limit as far as allowed. Prints {"url": ..., "pid": ...} on one line
@@ -28,21 +30,27 @@ class Arrivals:
         self.first = None
         self.last = None
         self.answered = None
+        self.held = getattr(self, "held", 0)
+        self.peak = self.held
 
     def note(self):
         now = time.monotonic()
         self.count += 1
+        self.held += 1
+        self.peak = max(self.peak, self.held)
         if self.first is None:
             self.first = now
         self.last = now
 
     def answer(self):
+        self.held -= 1
         self.answered = time.monotonic()
 
     def take(self):
         spread = (self.last - self.first) if self.count else 0.0
         answered = (self.answered - self.first) if self.answered is not None and self.count else 0.0
-        result = {"count": self.count, "spread": spread, "answered": answered}
+        result = {"count": self.count, "spread": spread, "answered": answered,
+                  "lastArrival": self.last or 0.0, "peakHeld": self.peak}
         self.__init__()
         return result
 

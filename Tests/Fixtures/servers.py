@@ -6,6 +6,7 @@
   cleartext HTTP/2 and HTTPS servers also listen on Unix sockets (unixSocket, unixSocketH2c,
   unixSocketTLS)
 - faults.py: a server that misbehaves on purpose
+- longpoll.py: holds each request (`/hold?ms=N`) and counts how many it holds at once
 - a throw-away CA and a leaf certificate for 127.0.0.1/localhost, made with openssl
 - the server-trust matrix (tls_matrix.py): one HTTPS server per certificate case
 
@@ -189,6 +190,12 @@ def main():
         children.append(faults)
         faults_port = int(faults.stdout.readline())
 
+        # The long-poll server stops when its standard input closes: it stays open until the end.
+        longpoll = subprocess.Popen([sys.executable, os.path.join(HERE, "longpoll.py")],
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        children.append(longpoll)
+        longpoll_url = json.loads(longpoll.stdout.readline())["url"]
+
         cases = tls_matrix.CASES + tls_revocation.CASES
         ports = free_ports(7 + len(cases))
         http_port, https_port, h2c_port, crl_port, root_ocsp_port, ocsp_port, dead_port = ports[:7]
@@ -226,6 +233,7 @@ def main():
             "https": f"https://localhost:{https_port}",
             "h2c": f"http://127.0.0.1:{h2c_port}",
             "faults": f"http://127.0.0.1:{faults_port}",
+            "longpoll": longpoll_url,
             "caFile": os.path.join(directory, "ca.pem"),
             "unixSocket": os.path.join(directory, "nginx.sock"),
             "unixSocketH2c": os.path.join(directory, "nginx-h2c.sock"),

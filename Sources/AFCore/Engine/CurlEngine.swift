@@ -3,19 +3,28 @@ import CCurlShim
 import Foundation
 import Synchronization
 
-/// One curl multi handle driven by its own thread. Other threads enqueue commands and wake it,
-/// with one exception: while no transfer runs, the engine waits outside curl (parked), and a
-/// thread that starts a plain transfer then hands it to curl itself (`drive`), so the request
-/// goes out without waiting for the engine thread to wake. Curl is only ever called by the
-/// holder of `multiLock`: the engine thread, except while parked, or a driving thread.
+/// curl multi handles (usually one; see `CurlShard`) driven by one thread through curl's socket
+/// interface: the thread waits in an epoll set (`EngineWaitSet`) holding every socket curl
+/// watches, and hands curl only the sockets that are ready and the timers that are due, so a
+/// pass costs what is active, not every transfer. Other threads enqueue commands and signal it,
+/// with one exception: while no transfer runs, the engine waits without holding its lock
+/// (parked), and a thread that starts a plain transfer then hands it to curl itself (`drive`),
+/// so the request goes out without waiting for the engine thread to wake. Curl is only ever
+/// called by the holder of `multiLock`: the engine thread, except while parked, or a driving
+/// thread.
 final class CurlEngine: @unchecked Sendable {
-    /// Limits applied to the multi handle.
+    /// Limits applied to the multi handles.
     struct Limits: Sendable {
         var maximumConnectionsPerHost: Int
         var maximumCachedConnections: Int
         /// Whether connections follow the host's network (see `NetworkPathWatch`).
         var followsNetworkChanges = true
         var tcpKeepAlive: TCPKeepAlive? = .default
+
+        /// How many multi handles the transfers may spread over: one per 512 connections allowed
+        /// to a host, at most 8 (see `CurlShard`). Each takes an equal share of both limits, so
+        /// together they keep them.
+        var shards: Int { min(8, max(1, maximumConnectionsPerHost / 512)) }
     }
 
     private static let globalInit: Void = {
@@ -33,16 +42,20 @@ final class CurlEngine: @unchecked Sendable {
     /// to multiplex, a split burst sometimes stalled for a second (measured in Benchmarks/README),
     /// so a burst holding such a start is taken whole.
     private static let commandsPerPass = 8
+    /// Ready descriptors taken from one wait.
+    private static let readyPerWait = 256
 
-    private let multi: UnsafeMutableRawPointer
+    /// Where the engine thread waits; nil when it could not be made, and then no thread runs:
+    /// every start fails (see `refuse`).
+    private let waitSet: EngineWaitSet?
+    /// Why the wait set could not be made.
+    private let waitSetFailure: String
     /// Held by whoever calls curl (see the type's description).
     private let multiLock = NSLock()
-    /// Where the engine thread waits while nothing runs; nil if it could not be made.
-    private let parking = EngineParking()
     /// The engine's connections and the network changes they follow.
     let paths: NetworkPathWatch
     private let commands = Protected(EngineCommandQueue())
-    /// Wake-ups counted under the commands' lock and not sent yet (see `enqueue`).
+    /// Signals counted under the commands' lock and not sent yet (see `enqueue`).
     private let wakeUpsUnderWay = Atomic<Int>(0)
     /// Resumptions of tasks awaiting a response, held while the engine thread runs a completion
     /// inside a task's queue.
@@ -54,6 +67,12 @@ final class CurlEngine: @unchecked Sendable {
     /// The longest the engine waits, in milliseconds, when nothing is due sooner (a second;
     /// tests make it long, so that a missing wake-up shows as a hang).
     let longestWait = Atomic<Int32>(1000)
+    /// How many multi handles have been made (for tests).
+    var shardCount: Int {
+        multiLock.lock()
+        defer { multiLock.unlock() }
+        return shards.count
+    }
 
     /// Runs `body` once the engine is in `state` (`.parked` or `.watching`; now, if it is), for
     /// tests that need a command to find it so.
@@ -63,6 +82,8 @@ final class CurlEngine: @unchecked Sendable {
 
     // State of the holder of `multiLock`: the engine thread, or a thread driving a start.
     private var running: [UnsafeMutableRawPointer: Transfer] = [:]
+    /// The multi handles made so far, in the order they are offered new transfers.
+    private var shards: [CurlShard] = []
     /// The running transfers whose idle timeout the engine keeps (see `IdleWatch`).
     private var idleWatched: [Transfer] = []
     private var pool: [EasyHandle] = []
@@ -75,21 +96,28 @@ final class CurlEngine: @unchecked Sendable {
     /// The completions of the engine's pass, queued at its end (kept for its storage).
     private var completions = CompletionBatch()
 
+    /// How many multi handles there may be, and each one's share of the limits.
+    private let shardLimit: Int
+    private let shardConnectionsPerHost: Int
+    private let shardCachedConnections: Int
+
     init(limits: Limits, name: String) {
         _ = Self.globalInit
-        multi = curl_multi_init()
-        afc_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
-        afc_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limits.maximumConnectionsPerHost)
-        afc_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, limits.maximumCachedConnections)
+        shardLimit = limits.shards
+        shardConnectionsPerHost = max(1, limits.maximumConnectionsPerHost / shardLimit)
+        shardCachedConnections = max(1, limits.maximumCachedConnections / shardLimit)
         paths = NetworkPathWatch(follows: limits.followsNetworkChanges, keepAlive: limits.tcpKeepAlive)
-        parking?.noteSockets(of: multi)
+        waitSet = EngineWaitSet()
+        waitSetFailure = waitSet == nil ? String(cString: strerror(errno)) : ""
+        guard let waitSet else { return }
+        shards = [makeShard(waitSet: waitSet)]
         // The thread keeps the engine alive until `run()` returns after a shutdown.
-        let thread = Thread { [self] in run() }
+        let thread = Thread { [self] in run(waitSet: waitSet) }
         thread.name = name
         thread.start()
     }
 
-    /// Adds `transfer` to the multi handle.
+    /// Adds `transfer` to a multi handle.
     func start(_ transfer: Transfer) { enqueue(.start(transfer)) }
 
     /// Stops `transfer`; its delegate gets a cancelled outcome unless it already completed.
@@ -116,55 +144,72 @@ final class CurlEngine: @unchecked Sendable {
     func shutdown() { enqueue(.shutdown) }
 
     private func enqueue(_ command: EngineCommand) {
-        // A wake-up through curl (a write to its socket pair) is sent after the lock is let go:
-        // sent under it, the engine woke only to wait for the lock. It is counted under the
-        // lock, and the engine frees its multi handle only once no counted wake-up is under way.
+        guard let waitSet else { return refuse(command) }
+        // A signal is sent after the lock is let go: sent under it, the engine woke only to wait
+        // for the lock. It is counted under the lock, and the engine closes its eventfd only
+        // once no counted signal is under way.
         let next = commands.withLock { queue in
-            let next = queue.accept(command, parking: parking)
-            if case .wakeThroughCurl = next { wakeUpsUnderWay.add(1, ordering: .relaxed) }
+            let next = queue.accept(command, waitSet: waitSet)
+            if case .signal = next { wakeUpsUnderWay.add(1, ordering: .relaxed) }
             return next
         }
         switch next {
         case .nothing:
             break
-        case .wakeThroughCurl:
-            curl_multi_wakeup(multi)
+        case .signal:
+            waitSet.signal()
             wakeUpsUnderWay.subtract(1, ordering: .releasing)
-        case let .drive(transfer, parking):
-            drive(transfer, parking: parking)
+        case let .drive(transfer):
+            drive(transfer, waitSet: waitSet)
         }
     }
 
+    /// Without its wait set the engine has no thread: a start fails at once, and the other
+    /// commands act on transfers that never start.
+    private func refuse(_ command: EngineCommand) {
+        multiLock.lock()
+        defer { multiLock.unlock() }
+        guard case let .start(transfer) = command else { return _ = perform(command) }
+        guard case .waiting = transfer.phase else { return }
+        failBeforeStart(transfer, CurlFailure(code: CURLE_FAILED_INIT,
+                                              message: "The engine could not open its epoll set: \(waitSetFailure)"))
+    }
+
     /// Hands `transfer` to curl on the calling thread while the engine is parked, so its
-    /// request goes out at once; then leaves the engine watching the transfer's connection (and
-    /// a timer, when curl or the transfer's idle limit is due before the engine would wake), or
-    /// wakes it when curl needs more than that (see `EngineCommandQueue.endDrive`).
-    private func drive(_ transfer: Transfer, parking: EngineParking) {
+    /// request goes out at once; then leaves the engine waiting (its wait set holds the
+    /// transfer's socket, and its timer is set when curl or the transfer's idle limit is due
+    /// before the engine would wake), or wakes it when curl needs more than that (see
+    /// `EngineCommandQueue.endDrive`).
+    private func drive(_ transfer: Transfer, waitSet: EngineWaitSet) {
         drivenStarts.add(1, ordering: .relaxed)
         multiLock.lock()
         _ = perform(.start(transfer))
-        let stillRunning = parking.perform(multi)
+        // curl sends the request when its timer runs: a transfer just added is due at once.
+        var endedAtOnce = true
+        if case let .running(handle) = transfer.phase, let shard = handle.shard {
+            endedAtOnce = shard.runTimers() < shard.running
+        }
         // A connection off the host opened here is watched from now: the parked engine's own pass
         // would only see it after its wait.
-        paths.syncWatch(parking)
-        var timeout = -1
-        curl_multi_timeout(multi, &timeout)
+        paths.syncWatch(waitSet)
         let now = DispatchTime.now().uptimeNanoseconds
-        var due = timeout < 0 ? UInt64.max : Self.deadline(now: now, milliseconds: timeout)
+        var due = refreshDeadlines(now: now)
         if let remaining = transfer.idleWatch?.remaining(now: now) { due = min(due, now + remaining) }
-        // Watched only while curl waits on the transfer's socket and has nothing to do at once.
-        let socket = timeout != 0 && stillRunning == 1 ? parking.watchNotedSocket() : nil
-        let (kept, waiters) = commands.withLock { $0.endDrive(socket: socket, due: due, now: now, parking: parking) }
-        if let socket, !kept { parking.unwatch(socket) }
+        let waitsOnNetwork = !endedAtOnce && due > now
+        let waiters = commands.withLock {
+            $0.endDrive(waitsOnNetwork: waitsOnNetwork, due: due, now: now, waitSet: waitSet)
+        }
         multiLock.unlock()
         waiters.forEach { $0() }
     }
 
     // MARK: Engine thread
 
-    private func run() {
+    private func run(waitSet: EngineWaitSet) {
         Self.blockFileSizeSignal()
-        var stillRunning: Int32 = 0
+        let ready = UnsafeMutableBufferPointer<EngineWaitSet.Ready>.allocate(capacity: Self.readyPerWait)
+        defer { ready.deallocate() }
+        var readyCount = 0
         multiLock.lock()
         while true {
             let limit = splitsBursts ? Self.commandsPerPass : Int.max
@@ -178,38 +223,83 @@ final class CurlEngine: @unchecked Sendable {
             }
             for command in pending where !perform(command) {
                 commands.withLock { $0.ended = true }
-                tearDown()
+                tearDown(waitSet: waitSet)
                 multiLock.unlock()
                 return
             }
-            curl_multi_perform(multi, &stillRunning)
+            for event in ready.prefix(readyCount) where event.multi != EngineWaitSet.own && Int(event.multi) < shards.count {
+                shards[Int(event.multi)].act(on: event.fd, what: event.what)
+            }
+            runDueTimers()
             collectFinishedTransfers()
             // Commands left behind were queued before any new one, which would not wake the
             // engine: they are taken in the next pass, without waiting.
-            let wait = expireIdleTransfers()
-            // With nothing running, the engine waits outside curl, so that the next start's
+            var wait = expireIdleTransfers()
+            let now = DispatchTime.now().uptimeNanoseconds
+            let due = refreshDeadlines(now: now)
+            if due != .max { wait = min(wait, Int32(clamping: (due - min(due, now) + 999_999) / 1_000_000)) }
+            paths.syncWatch(waitSet)
+            // With nothing running, the engine waits without its lock, so that the next start's
             // caller may send it at once (see `drive`).
-            let watchesPaths = paths.syncWatch(parking)
-            if !more, running.isEmpty, let parking, let waiters = commands.withLock({
-                $0.park(until: DispatchTime.now().uptimeNanoseconds + UInt64(wait) * 1_000_000, connection: keptConnection)
+            if !more, running.isEmpty, let waiters = commands.withLock({
+                $0.park(until: now + UInt64(wait) * 1_000_000, connection: keptConnection)
             }) {
                 multiLock.unlock()
                 waiters.forEach { $0() }
-                let pathChanged = parking.wait(milliseconds: wait, flagging: paths.monitor)
-                commands.withLock { $0.unpark(parking) }
+                readyCount = waitSet.wait(milliseconds: wait, into: ready)
+                commands.withLock { $0.unpark(waitSet) }
                 keptConnection = nil
                 multiLock.lock()
-                if pathChanged { paths.monitorIsReady() }
-            } else if watchesPaths {
-                // The network's changes wake the engine too, and are taken in before the
-                // commands that came with them.
-                var monitor = curl_waitfd(fd: paths.monitor, events: Int16(CURL_WAIT_POLLIN), revents: 0)
-                curl_multi_poll(multi, &monitor, 1, more ? 0 : wait, nil)
-                if monitor.revents != 0 { paths.monitorIsReady() }
             } else {
-                curl_multi_poll(multi, nil, 0, more ? 0 : wait, nil)
+                readyCount = waitSet.wait(milliseconds: more ? 0 : wait, into: ready)
+            }
+            // The engine's own descriptors, before the next pass takes the commands: a signal is
+            // cleared before the commands that sent it are taken (a later one signals again), and
+            // the network's changes are taken in before the commands that came with them.
+            for event in ready.prefix(readyCount) where event.multi == EngineWaitSet.own {
+                if waitSet.isSignal(event) {
+                    waitSet.clearSignal()
+                } else if event.fd == paths.monitor {
+                    paths.monitorIsReady()
+                }
             }
         }
+    }
+
+    /// Lets each multi handle whose timer is due run it.
+    private func runDueTimers() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        for shard in shards {
+            shard.refreshDeadline(now: now)
+            if shard.deadline <= now { shard.runTimers() }
+        }
+    }
+
+    /// Reads each multi handle's next deadline; returns the soonest.
+    private func refreshDeadlines(now: UInt64) -> UInt64 {
+        var soonest = UInt64.max
+        for shard in shards {
+            shard.refreshDeadline(now: now)
+            soonest = min(soonest, shard.deadline)
+        }
+        return soonest
+    }
+
+    private func makeShard(waitSet: EngineWaitSet) -> CurlShard {
+        CurlShard(index: shards.count, waitSet: waitSet, maximumConnectionsPerHost: shardConnectionsPerHost,
+                  maximumCachedConnections: shardCachedConnections)
+    }
+
+    /// Where a new transfer goes: the first multi handle with room for it (its share of the
+    /// per-host limit), else a new one while there may be more, else the least busy.
+    private func shardForNewTransfer() -> CurlShard {
+        if shardLimit == 1 { return shards[0] }
+        if let open = shards.first(where: { $0.running < shardConnectionsPerHost }) { return open }
+        if shards.count < shardLimit, let waitSet {
+            shards.append(makeShard(waitSet: waitSet))
+            return shards[shards.count - 1]
+        }
+        return shards.min { $0.running < $1.running }!
     }
 
     /// The uptime `milliseconds` after `now`, in nanoseconds; `UInt64.max` when that is past
@@ -307,7 +397,9 @@ final class CurlEngine: @unchecked Sendable {
             transfer.idleWatch?.noteActivity()
             idleWatched.append(transfer)
         }
-        curl_multi_add_handle(multi, handle.raw)
+        let shard = shardForNewTransfer()
+        handle.shard = shard
+        shard.add(handle)
         if paused {
             transfer.isSuspended = true
             curl_easy_pause(handle.raw, CURLPAUSE_ALL)
@@ -322,25 +414,23 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     private func collectFinishedTransfers() {
-        var remaining: Int32 = 0
         var finished = 0
         // After a burst (several transfers ending together, as over HTTP/2), the next starts
         // come as a burst too: the engine takes them whole, and none is driven by its caller.
         defer { if finished > 1 { keptConnection = nil } }
         var batch = CompletionBatch()
         swap(&batch, &completions)
-        while let message = curl_multi_info_read(multi, &remaining) {
-            var easy: UnsafeMutableRawPointer?
-            var result = CURLE_OK
-            guard afc_multi_message_done(message, &easy, &result) != 0, let easy,
-                  let transfer = running[easy] else { continue }
-            finished += 1
-            // The only transfer running (so no other message waits either), with no command
-            // waiting and no completion of this pass before it: nothing needs the engine thread
-            // while it runs the completion (a new command waits that long).
-            let idle = running.count == 1 && batch.isEmpty && commands.withLock { $0.pending.isEmpty }
-            guard let outcome = end(transfer, result: result, cancelled: false) else { continue }
-            transfer.delegate.transferDidComplete(transfer, outcome: outcome, engineIsIdle: idle, batch: &batch)
+        for shard in shards {
+            shard.takeFinished { easy, result in
+                guard let transfer = running[easy] else { return }
+                finished += 1
+                // The only transfer running (so no other message waits either), with no command
+                // waiting and no completion of this pass before it: nothing needs the engine
+                // thread while it runs the completion (a new command waits that long).
+                let idle = running.count == 1 && batch.isEmpty && commands.withLock { $0.pending.isEmpty }
+                guard let outcome = end(transfer, result: result, cancelled: false) else { return }
+                transfer.delegate.transferDidComplete(transfer, outcome: outcome, engineIsIdle: idle, batch: &batch)
+            }
         }
         batch.send()
         swap(&batch, &completions)
@@ -363,7 +453,8 @@ final class CurlEngine: @unchecked Sendable {
     /// Takes a running transfer off curl and returns how it ended; nil when it was not running.
     private func end(_ transfer: Transfer, result: CURLcode, cancelled: Bool) -> TransferOutcome? {
         guard case let .running(handle) = transfer.phase else { return nil }
-        curl_multi_remove_handle(multi, handle.raw)
+        handle.shard?.remove(handle)
+        handle.shard = nil
         running[handle.raw] = nil
         if transfer.idleWatch != nil { idleWatched.removeAll { $0 === transfer } }
         let outcome = transfer.makeOutcome(result: result, cancelled: cancelled)
@@ -378,15 +469,16 @@ final class CurlEngine: @unchecked Sendable {
         return outcome
     }
 
-    private func tearDown() {
+    private func tearDown(waitSet: EngineWaitSet) {
         for transfer in Array(running.values) {
             finish(transfer, result: CURLE_ABORTED_BY_CALLBACK, cancelled: true)
         }
         pool.removeAll()
-        // `ended` is set: no wake-up starts any more; those counted before end in a moment.
+        shards.forEach { $0.close() }
+        shards = []
+        // `ended` is set: no signal starts any more; those counted before end in a moment.
         while wakeUpsUnderWay.load(ordering: .acquiring) > 0 { sched_yield() }
-        curl_multi_cleanup(multi)
         paths.close()
-        parking?.close()
+        waitSet.close()
     }
 }

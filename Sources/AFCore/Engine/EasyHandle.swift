@@ -21,6 +21,8 @@ final class EasyHandle {
     /// The standing options set since the last reset; nil when none are, or when a transfer set
     /// more than those.
     private var standing: StandingOptions?
+    /// The multi handle running the handle's transfer, while one does.
+    var shard: CurlShard?
 
     init?() {
         guard let raw = curl_easy_init() else { return nil }

@@ -6,15 +6,15 @@ import CCurl
 struct EngineCommandQueue {
     /// What the engine thread is doing, for a thread with a command.
     enum Waiting {
-        /// In a pass or in curl's wait: a command wakes it through curl (`curl_multi_wakeup`).
+        /// In a pass, or waiting with transfers running: a command signals its wait set.
         case busy
-        /// Parked with nothing running: a start may be driven by its caller, any other command
-        /// wakes it through the parking's eventfd.
+        /// Parked (waiting without its lock, nothing running): a start may be driven by its
+        /// caller, any other command signals the wait set.
         case parked
         /// Parked while a caller drives a start; commands wait for that caller, who wakes the
         /// engine if it needs to.
         case driving
-        /// Parked, watching the socket of the transfer a caller drove.
+        /// Parked, waiting on the network for the transfer a caller drove.
         case watching
         /// Parked and woken: commands just wait for it.
         case woken
@@ -76,17 +76,15 @@ struct EngineCommandQueue {
     /// What the thread that queued a command does next.
     enum Next {
         case nothing
-        /// Wake the engine through curl (counted in `CurlEngine.wakeUpsUnderWay`).
-        case wakeThroughCurl
+        /// Signal the engine's wait set (counted in `CurlEngine.wakeUpsUnderWay`).
+        case signal
         /// Hand the transfer to curl itself (`CurlEngine.drive`).
-        case drive(Transfer, EngineParking)
+        case drive(Transfer)
     }
 
     var pending: [EngineCommand] = []
     var ended = false
     private(set) var waiting = Waiting.busy
-    /// The socket watched for a driven transfer while `.watching`.
-    private var watchedSocket: Int32?
     /// When the parked engine wakes by itself (`DispatchTime` nanoseconds).
     private var parkedUntil: UInt64 = 0
     /// Whether a driver armed the parking's timer for this wait.
@@ -100,24 +98,25 @@ struct EngineCommandQueue {
     private var stateWaiters: [(state: Waiting, body: @Sendable () -> Void)] = []
 
     /// Takes `command` in. The engine takes the queue whole, or in slices without waiting in
-    /// between until it is empty: only the command that finds it empty wakes a busy engine.
-    /// A parked engine is signalled here, under the lock that its `unpark` takes to clear the
-    /// signal: a signal never outlives the wait it was meant for.
-    mutating func accept(_ command: EngineCommand, parking: EngineParking?) -> Next {
+    /// between until it is empty: only the command that finds it empty wakes a busy engine (which
+    /// clears the signal before it takes the queue). A parked engine is signalled here, under the
+    /// lock that its `unpark` takes to clear the signal: a signal never outlives the wait it was
+    /// meant for.
+    mutating func accept(_ command: EngineCommand, waitSet: EngineWaitSet) -> Next {
         guard !ended else { return .nothing }
         switch waiting {
         case .busy:
             defer { pending.append(command) }
-            return pending.isEmpty ? .wakeThroughCurl : .nothing
+            return pending.isEmpty ? .signal : .nothing
         case .parked:
-            if let parking, let transfer = command.drivableTransfer, keptConnection?.serves(transfer) == true {
+            if let transfer = command.drivableTransfer, keptConnection?.serves(transfer) == true {
                 waiting = .driving
-                return .drive(transfer, parking)
+                return .drive(transfer)
             }
             fallthrough
         case .watching:
             pending.append(command)
-            if let parking { wake(parking) }
+            wake(waitSet)
             return .nothing
         case .driving, .woken:
             pending.append(command)
@@ -135,49 +134,45 @@ struct EngineCommandQueue {
         return takeWaiters(for: .parked)
     }
 
-    /// The parked engine woke: commands wake it through curl again; its signal, timer and
-    /// watch are cleared, those that were set (all three only ever are under this lock, while
-    /// it is parked).
-    mutating func unpark(_ parking: EngineParking) {
-        if waiting == .woken { parking.clearSignal() }
-        if timerArmed { parking.disarm() }
-        if let watchedSocket { parking.unwatch(watchedSocket) }
+    /// The parked engine woke: commands signal it as a busy one again; its signal and timer are
+    /// cleared, those that were set (both only ever are under this lock, while it is parked).
+    mutating func unpark(_ waitSet: EngineWaitSet) {
+        if waiting == .woken { waitSet.clearSignal() }
+        if timerArmed { waitSet.disarm() }
         waiting = .busy
         timerArmed = false
-        watchedSocket = nil
         keptConnection = nil
     }
 
     /// Wakes the parked engine: the one signal of this wait (see `unpark`).
-    private mutating func wake(_ parking: EngineParking) {
+    private mutating func wake(_ waitSet: EngineWaitSet) {
         waiting = .woken
-        parking.signal()
+        waitSet.signal()
     }
 
-    /// A driving thread is done with curl: the engine goes on watching `socket` (with its timer
-    /// set when `due` comes before its own wake-up) when curl waits on that socket alone and no
-    /// command came meanwhile, else it is woken. Returns whether `socket` is kept, and what
+    /// A driving thread is done with curl: the engine goes on waiting (its wait set holds the
+    /// transfer's socket; its timer is set when `due` comes before its own wake-up) when curl
+    /// waits on the network alone and no command came meanwhile, else it is woken. Returns what
     /// waited for the engine to watch.
-    mutating func endDrive(socket: Int32?, due: UInt64, now: UInt64,
-                           parking: EngineParking) -> (keptSocket: Bool, waiters: [@Sendable () -> Void]) {
+    mutating func endDrive(waitsOnNetwork: Bool, due: UInt64, now: UInt64,
+                           waitSet: EngineWaitSet) -> [@Sendable () -> Void] {
         guard waiting == .driving else {
-            // The engine woke meanwhile (its own timeout). Busy, it takes over once the driver
-            // lets go; parked again (it took the lock before the driver did), it must be woken
-            // to watch the transfer.
-            if waiting == .parked { wake(parking) }
-            return (false, [])
+            // The engine woke meanwhile (its own timeout, or the transfer's socket). Busy, it
+            // takes over once the driver lets go; parked again (it took the lock before the
+            // driver did), it must be woken to run the transfer.
+            if waiting == .parked { wake(waitSet) }
+            return []
         }
-        guard let socket, pending.isEmpty else {
-            wake(parking)
-            return (false, [])
+        guard waitsOnNetwork, pending.isEmpty else {
+            wake(waitSet)
+            return []
         }
         if due < parkedUntil {
-            parking.arm(milliseconds: Int((due - now + 999_999) / 1_000_000))
+            waitSet.arm(milliseconds: Int((due - now + 999_999) / 1_000_000))
             timerArmed = true
         }
         waiting = .watching
-        watchedSocket = socket
-        return (true, takeWaiters(for: .watching))
+        return takeWaiters(for: .watching)
     }
 
     /// Keeps `body` for when the engine is next in `state`; false if it is in it now.

@@ -24,23 +24,23 @@ final class NetworkPathWatch {
             ? afc_path_sockets_new(follows ? 1 : 0, keepAlive?.socketSettings ?? afc_keepalive()) : nil
     }
 
-    /// Whether the engine's waits include the monitor (see `syncWatch`).
+    /// Whether the engine's wait set holds the monitor (see `syncWatch`).
     private(set) var isWatched = false
     /// How many times the monitor heard a change.
     private(set) var generation: UInt64 = 0
     /// Tasks waiting for connectivity, run at the next change.
     private var changeWaiters: [@Sendable () -> Void] = []
 
-    /// Makes the engine's waits (curl's, and `parking`'s) wake for the network's changes only
-    /// while some connection leads off the host: otherwise (loopback only, or no connection) a
-    /// change cannot matter, and its messages wait in the socket. What the monitor heard before
-    /// the watch starts is taken in first. Returns whether the waits watch the monitor now.
+    /// Makes the engine's wait set wake for the network's changes only while some connection
+    /// leads off the host: otherwise (loopback only, or no connection) a change cannot matter,
+    /// and its messages wait in the socket. What the monitor heard before the watch starts is
+    /// taken in first. Returns whether the wait set watches the monitor now.
     @discardableResult
-    func syncWatch(_ parking: EngineParking?) -> Bool {
+    func syncWatch(_ waitSet: EngineWaitSet) -> Bool {
         let needed = monitor >= 0 && (hasExposedConnections || !changeWaiters.isEmpty)
         guard needed != isWatched else { return needed }
         if needed { monitorIsReady() }
-        parking?.watchInput(monitor, needed)
+        waitSet.watchInput(monitor, needed)
         isWatched = needed
         return needed
     }

@@ -5,9 +5,9 @@
 //            cannot call the variadic curl_easy_setopt/curl_easy_getinfo.
 //   tls/     server trust over OpenSSL: the handshake's chain handed to Swift, X.509 helpers
 //            (CCurlShimTrust.h); certificate revocation by CRL and OCSP (CCurlShimRevocation.h).
-//   system/  the kernel and zlib: where the engine thread waits, on epoll (CCurlShimPark.h);
-//            sockets that follow the host's network (CCurlShimPath.h); zlib compression for
-//            request bodies (CCurlShimDeflate.h).
+//   system/  the kernel and zlib: the epoll set where the engine thread waits and where curl's
+//            sockets go (CCurlShimWaitSet.h); sockets that follow the host's network
+//            (CCurlShimPath.h); zlib compression for request bodies (CCurlShimDeflate.h).
 #ifndef CCURLSHIM_H
 #define CCURLSHIM_H
 
@@ -15,7 +15,7 @@
 #include "CCurlShimTrust.h"
 #include "CCurlShimRevocation.h"
 #include "CCurlShimDeflate.h"
-#include "CCurlShimPark.h"
+#include "CCurlShimWaitSet.h"
 #include "CCurlShimPath.h"
 
 #pragma clang assume_nonnull begin
