@@ -1,5 +1,6 @@
 @testable import AFCache
 import AFCore
+import AFTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -15,17 +16,28 @@ import Testing
         return lstat(path, &info) == 0 ? info.st_mode & 0o7777 : nil
     }
 
-    @Test func theDirectoryIsPrivateAndTheFilesOwnerOnlyUnderAnOpenUmask() throws {
+    /// The umask belongs to the process: opened here, it would reach every test running beside
+    /// this one (a directory another test makes meanwhile would be writable by all, and refused),
+    /// so the cache is made and checked in a child process: this test binary, running
+    /// `OpenUmaskChild`, which fails unless every mode is right.
+    @Test func theDirectoryIsPrivateAndTheFilesOwnerOnlyUnderAnOpenUmask() async throws {
         let scratch = SQLiteURLCacheTests.Scratch()
         let file = scratch.directory.appendingPathComponent("nested/cache.sqlite")
-        let previous = umask(0)
-        defer { umask(previous) }
-        let cache = try SQLiteURLCache(fileURL: file)
-        cache.storeEntry(SQLiteURLCacheTests.entry("http://example.test/mode"))
-        #expect(Self.mode(file.deletingLastPathComponent().path) == 0o700)
+        var environment = ProcessInfo.processInfo.environment
+        environment[OpenUmaskChild.fileKey] = file.path
+        let child = try startProgram(CommandLine.arguments[0], ["--testing-library", "swift-testing", "--filter", "OpenUmaskChild"],
+                                     environment: environment)
+        #expect(try await child.end() == 0)
+        // The child ran: its cache is there (SQLite removed -wal and -shm as it closed).
+        #expect(Self.mode(file.path) == 0o600)
         #expect(Self.mode(scratch.directory.path) == 0o700)
+    }
+
+    static func expectPrivateModes(of file: URL, in scratch: URL) {
+        #expect(mode(file.deletingLastPathComponent().path) == 0o700)
+        #expect(mode(scratch.path) == 0o700)
         for suffix in ["", "-wal", "-shm"] {
-            #expect(Self.mode(file.path + suffix) == 0o600, "cache.sqlite\(suffix)")
+            #expect(mode(file.path + suffix) == 0o600, "cache.sqlite\(suffix)")
         }
     }
 
@@ -98,5 +110,20 @@ import Testing
         for suffix in ["", "-wal", "-shm"] {
             #expect(Self.mode(scratch.file.path + suffix) == 0o600, "cache.sqlite\(suffix)")
         }
+    }
+}
+
+/// Makes a cache under a wide-open umask, in a child process (see
+/// `CacheFileModeTests.theDirectoryIsPrivateAndTheFilesOwnerOnlyUnderAnOpenUmask`).
+@Suite struct OpenUmaskChild {
+    static let fileKey = "AF_CACHE_OPEN_UMASK_FILE"
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[fileKey] != nil))
+    func makeTheCache() throws {
+        umask(0)
+        let file = URL(fileURLWithPath: ProcessInfo.processInfo.environment[Self.fileKey]!)
+        let cache = try SQLiteURLCache(fileURL: file)
+        cache.storeEntry(SQLiteURLCacheTests.entry("http://example.test/mode"))
+        CacheFileModeTests.expectPrivateModes(of: file, in: file.deletingLastPathComponent().deletingLastPathComponent())
     }
 }
