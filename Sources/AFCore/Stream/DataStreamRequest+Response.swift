@@ -65,28 +65,47 @@ extension DataStreamRequest {
 
     /// Adds a stream: each chunk is serialized on the serialization queue, reported to the
     /// monitors, then given to `consume` on `queue` with the closure that marks it consumed;
-    /// `completion` gets the completion event after every chunk.
+    /// `completion` gets the completion event after every chunk. When chunks skip `rootQueue`
+    /// (`chunksSkipRootQueue`), all of that happens on `queue`.
     func appendStream<Success: Sendable, Failure>(on queue: DispatchQueue,
                                                   serialize: @escaping @Sendable (Data) -> Result<Success, Failure>,
                                                   consume: @escaping @Sendable (Stream<Success, Failure>, _ done: @escaping @Sendable () -> Void) -> Void,
                                                   completion: @escaping Handler<Success, Failure>) {
-        let parser: ChunkParser = { data, done in
-            self.serializationQueue.async {
-                let result = serialize(data)
-                self.underlyingQueue.async {
-                    if let afResult = result as? Result<Success, AFError> {
-                        self.emit { $0.request(self, didParseStream: afResult) }
-                        if case .failure = afResult, self.automaticallyCancelOnStreamError { self.cancel() }
-                    } else if case let .success(value) = result {
-                        self.emit { $0.request(self, didParseStream: AFResult<Success>.success(value)) }
-                    }
-                    queue.async {
-                        consume(Stream(event: .stream(result), token: CancellationToken(self)), done)
-                        self.updateAndCompleteIfPossible()
+        let deliver: @Sendable (Result<Success, Failure>, @escaping @Sendable () -> Void) -> Void = { result, done in
+            consume(Stream(event: .stream(result), token: CancellationToken(self)), done)
+            self.updateAndCompleteIfPossible()
+        }
+        let parser: ChunkParser
+        if chunksSkipRootQueue {
+            parser = { data, done in
+                queue.async {
+                    let result = serialize(data)
+                    self.noteParsed(result)
+                    deliver(result, done)
+                }
+            }
+        } else {
+            parser = { data, done in
+                self.serializationQueue.async {
+                    let result = serialize(data)
+                    self.underlyingQueue.async {
+                        self.noteParsed(result)
+                        queue.async { deliver(result, done) }
                     }
                 }
             }
         }
         appendStream(on: queue, parser: parser, stream: completion)
+    }
+
+    /// Tells the monitors a chunk was serialized; cancels the request when it failed and
+    /// `automaticallyCancelOnStreamError` says so.
+    private func noteParsed<Success: Sendable, Failure>(_ result: Result<Success, Failure>) {
+        if let afResult = result as? Result<Success, AFError> {
+            emit { $0.request(self, didParseStream: afResult) }
+            if case .failure = afResult, automaticallyCancelOnStreamError { cancel() }
+        } else if case let .success(value) = result {
+            emit { $0.request(self, didParseStream: AFResult<Success>.success(value)) }
+        }
     }
 }

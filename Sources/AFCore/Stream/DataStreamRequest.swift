@@ -63,6 +63,10 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
         var numberOfExecutingStreams = 0
         var enqueuedCompletionEvents: [@Sendable () -> Void] = []
         var inputStreamChunks: ChunkQueue?
+        /// The current response head went through the validators on `underlyingQueue`.
+        var headChecked = false
+        /// Chunks sent through `underlyingQueue` and not handed over yet.
+        var chunksQueued = 0
     }
 
     /// What the request was made from.
@@ -72,12 +76,19 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
     /// Paces the transfer to the handlers.
     let flowControl = StreamFlowControl()
     let streamState = Protected(StreamState())
+    /// Whether chunks go from the engine straight to the handlers' queues, serialized there,
+    /// rather than through `underlyingQueue` and the serialization queue (both on the session's
+    /// one serial `rootQueue`): when no monitor of the session can see the steps in between
+    /// (their parse events) and serialization runs on the session's own queue. A request's own
+    /// monitors still get their events.
+    let chunksSkipRootQueue: Bool
 
     init(id: UUID = .fastRandom(), convertible: any URLRequestConvertible, automaticallyCancelOnStreamError: Bool,
          underlyingQueue: DispatchQueue, serializationQueue: DispatchQueue, eventMonitor: CompositeEventMonitor?,
          interceptor: (any RequestInterceptor)?, shouldAutomaticallyResume: Bool?, delegate: any RequestDelegate) {
         self.convertible = convertible
         self.automaticallyCancelOnStreamError = automaticallyCancelOnStreamError
+        chunksSkipRootQueue = eventMonitor?.hasObservers != true && serializationQueue.runsBehindAnotherQueue
         super.init(id: id, underlyingQueue: underlyingQueue, serializationQueue: serializationQueue,
                    eventMonitor: eventMonitor, interceptor: interceptor,
                    shouldAutomaticallyResume: shouldAutomaticallyResume, delegate: delegate)
@@ -94,17 +105,34 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
     // MARK: Engine events
 
     override func didReceiveResponseHead(_ response: HTTPURLResponse, task: SessionTask) {
+        // Called before the exchange's chunks, on the thread that then reports them: until the
+        // head is checked, they wait behind it.
+        streamState.withLock { $0.headChecked = false }
         underlyingQueue.async {
             self.mutableState.withLock { $0.response = ReceivedResponse(response) }
             let validators = self.streamState.withLock { $0.validators }
             validators.forEach { $0() }
             // A response that fails validation is not streamed.
-            if self.error != nil { task.cancel() }
+            if self.error != nil { return task.cancel() }
+            self.streamState.withLock { $0.headChecked = true }
         }
     }
 
     override func didReceiveStreamedBody(_ data: Data) {
-        underlyingQueue.async { self.hand(data) }
+        // Straight to the handlers once the head is checked and no earlier chunk is still on its
+        // way through `underlyingQueue`, so that none overtakes another.
+        let direct = chunksSkipRootQueue && streamState.withLock { state in
+            guard state.headChecked, state.chunksQueued == 0 else {
+                state.chunksQueued += 1
+                return false
+            }
+            return true
+        }
+        if direct { return hand(data) }
+        underlyingQueue.async {
+            self.hand(data)
+            if self.chunksSkipRootQueue { self.streamState.withLock { $0.chunksQueued -= 1 } }
+        }
     }
 
     /// Hands a chunk to every stream handler; it counts as consumed when all are done with it.

@@ -24,6 +24,9 @@ extension DispatchQueue {
         return self
     }
 
+    /// Whether this queue was marked as running behind another (one of a session's own).
+    var runsBehindAnotherQueue: Bool { getSpecific(key: ownerIdentityKey) != nil }
+
     /// Whether this queue was marked as running behind the queue the caller is on (the same
     /// serial order, so queueing work for it would only cost a trip through the queue).
     var runsBehindCurrentQueue: Bool {
