@@ -2,6 +2,9 @@
 """A long-poll server for the scale benchmark: holds each request, then answers it.
 
     GET /hold?ms=N   answered after N milliseconds (default 2000) with a small JSON body
+    GET /drip?chunks=N&ms=M&bytes=B
+                     a chunked response of N chunks of B bytes (defaults 100, 20, 64), one
+                     every M milliseconds
     GET /stats       how many /hold requests arrived since the last /stats; the seconds from
                      the first arrival to the last (how long the client took to put them all
                      on the wire) and to the last answer written (the server's own part); the
@@ -76,6 +79,18 @@ async def serve(reader, writer):
                 await asyncio.sleep(int(query.get("ms", ["2000"])[0]) / 1000)
                 respond(writer, 200, BODY)
                 arrivals.answer()
+            elif target.path == "/drip":
+                query = parse_qs(target.query)
+                chunks, ms, size = (int(query.get(name, [default])[0])
+                                    for name, default in (("chunks", "100"), ("ms", "20"), ("bytes", "64")))
+                writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
+                             b"Transfer-Encoding: chunked\r\n\r\n")
+                payload = b"%x\r\n%s\r\n" % (size, b"." * size)
+                for _ in range(chunks):
+                    writer.write(payload)
+                    await writer.drain()
+                    await asyncio.sleep(ms / 1000)
+                writer.write(b"0\r\n\r\n")
             elif target.path == "/stats":
                 respond(writer, 200, json.dumps(arrivals.take()).encode())
             else:

@@ -11,6 +11,9 @@ public struct RunResult: Codable, Sendable {
     public var bytes: Int
     /// Cache workloads: how many measured requests reached the server instead of the cache.
     public var cacheMisses: Int?
+    /// When the measured work started, in seconds on the monotonic clock (`CLOCK_MONOTONIC`,
+    /// which a server on the same host can read too).
+    public var startedAt: Double?
 
     public init(requests: Int, failures: Int, seconds: Double, cpuSeconds: Double,
                 maxRSSKiB: Int, connections: Int, bytes: Int, cacheMisses: Int? = nil) {
@@ -48,9 +51,14 @@ extension RunResult {
     /// Prints the result as the one JSON line `ClientRunner` reads and exits: 0, or 1 when
     /// some requests failed.
     public func report() -> Never {
+        var result = self
+        // Reported as soon as the work ends: its start is `seconds` before now.
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        result.startedAt = result.startedAt ?? Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 - seconds
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        FileHandle.standardOutput.write((try? encoder.encode(self)).map { $0 + Data("\n".utf8) } ?? Data())
+        FileHandle.standardOutput.write((try? encoder.encode(result)).map { $0 + Data("\n".utf8) } ?? Data())
         exit(failures == 0 ? 0 : 1)
     }
 }

@@ -11,6 +11,7 @@
 //                        KEYS: that many URLs, URL&key=N, hit in turn)
 //        af-bench-client cache-body URL network|store|serve CACHEFILE
 //        af-bench-client soak URL COUNT INFLIGHT   (checkpoint lines on standard error)
+//        af-bench-client streams URL COUNT   (COUNT DataStreamRequests at once, each handler on its own queue)
 
 import AFCore
 import BenchSupport
@@ -23,6 +24,9 @@ import FoundationNetworking
 let arguments = CommandLine.arguments
 if arguments.count == 4, arguments[1].hasPrefix("upload-") {
     runUpload(mode: arguments[1], url: arguments[2], path: arguments[3])
+}
+if arguments.count == 4, arguments[1] == "streams" {
+    runStreams(url: arguments[2], count: Int(arguments[3]) ?? 0)
 }
 if arguments.count == 5, arguments[1] == "soak" {
     runSoak(url: arguments[2], count: Int(arguments[3]) ?? 0, inflight: Int(arguments[4]) ?? 1)

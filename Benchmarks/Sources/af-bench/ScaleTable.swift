@@ -13,6 +13,8 @@ final class LongPollServer {
         var spread: Double
         /// Seconds from the first arrival to the last answer written: the server's own part.
         var answered: Double
+        /// The last arrival, in seconds on the monotonic clock the clients report on too.
+        var lastArrival: Double
     }
 
     let url: String
@@ -59,8 +61,10 @@ func raiseOpenFilesLimit() -> Int {
 /// the server, for each client (raw libcurl's poll loop and its socket interface, AF,
 /// AsyncHTTPClient), interleaved,
 /// the median run by completion time reported. "On the wire" is the server's view (first to
-/// last arrival); "KiB per request" is the peak resident size above the client's own with one
-/// request, divided by N.
+/// last arrival), and "all sent" the time from the client's first request to the last arrival
+/// (a client that opens every connection before it sends a request has a short "on the wire"
+/// but not a short "all sent"); "KiB per request" is the peak resident size above the client's
+/// own with one request, divided by N.
 func scaleTable(script: URL, clients: Clients, scale: Double, repeats: Int) throws -> Table {
     let server = try LongPollServer(script: script)
     defer { server.stop() }
@@ -82,7 +86,8 @@ func scaleTable(script: URL, clients: Clients, scale: Double, repeats: Int) thro
         baselines[client.name] = try client.run(url: server.url + "/hold?ms=0", count: 1, inflight: 1, caFile: "").maxRSSKiB
     }
     _ = try server.takeStats()
-    var table = Table(columns: ["concurrent long-polls", "client", "all done s (ideal 2.0)", "on the wire s", "server answered s",
+    var table = Table(columns: ["concurrent long-polls", "client", "all done s (ideal 2.0)", "on the wire s", "all sent s",
+                                "server answered s",
                                 "peak RSS MiB", "KiB per request", "failures", "client's time ÷ AF's"])
     for size in sizes {
         var runs: [String: [(result: RunResult, stats: LongPollServer.Stats)]] = [:]
@@ -97,8 +102,9 @@ func scaleTable(script: URL, clients: Clients, scale: Double, repeats: Int) thro
         for client in peers {
             let (result, stats) = medians[client.name]!
             let perRequest = Double(result.maxRSSKiB - (baselines[client.name] ?? 0)) / Double(size)
+            let allSent = result.startedAt.map { String(format: "%.2f", stats.lastArrival - $0) } ?? "?"
             table.add([String(size), client.name, String(format: "%.2f", result.seconds), String(format: "%.2f", stats.spread),
-                       String(format: "%.2f", stats.answered), String(format: "%.0f", Double(result.maxRSSKiB) / 1024),
+                       allSent, String(format: "%.2f", stats.answered), String(format: "%.0f", Double(result.maxRSSKiB) / 1024),
                        String(format: "%.1f", perRequest), String(result.failures),
                        client.name == clients.af.name ? "" : String(format: "%.2f×", result.seconds / afSeconds)])
         }

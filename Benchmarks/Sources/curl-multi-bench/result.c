@@ -21,7 +21,8 @@ void bench_print_result(long requests, long failures, double seconds, long conne
     getrusage(RUSAGE_SELF, &usage);
     double cpu = (double)usage.ru_utime.tv_sec + (double)usage.ru_utime.tv_usec / 1e6 +
                  (double)usage.ru_stime.tv_sec + (double)usage.ru_stime.tv_usec / 1e6;
+    // Printed as soon as the work ends: it started `seconds` before now.
     printf("{\"requests\":%ld,\"failures\":%ld,\"seconds\":%.6f,\"cpuSeconds\":%.6f,"
-           "\"maxRSSKiB\":%ld,\"connections\":%ld,\"bytes\":%lld}\n",
-           requests, failures, seconds, cpu, usage.ru_maxrss, connections, bytes);
+           "\"maxRSSKiB\":%ld,\"connections\":%ld,\"bytes\":%lld,\"startedAt\":%.6f}\n",
+           requests, failures, seconds, cpu, usage.ru_maxrss, connections, bytes, bench_now() - seconds);
 }
