@@ -1,0 +1,44 @@
+@testable import AFCore
+import AFTestSupport
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// An engine that cannot open its epoll set (no descriptor left) runs no thread: each request
+/// fails at once with the reason, none hangs. Run in a child process (this test binary, running
+/// `NoDescriptorsChild`), whose open-files limit is lowered to what it already holds.
+@Suite(.timeLimit(.minutes(1))) struct EngineWaitSetTests {
+    @Test func aSessionWithoutItsEpollSetFailsEachRequestWithTheReason() async throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment[NoDescriptorsChild.key] = "1"
+        let child = try startProgram(CommandLine.arguments[0], ["--testing-library", "swift-testing", "--filter", "NoDescriptorsChild"],
+                                     environment: environment)
+        let reported = await child.line(containing: "AF-CHILD-ERROR")
+        #expect(try await child.end() == 0)
+        #expect(reported?.contains("epoll") == true, "\(reported ?? "no line")")
+    }
+}
+
+@Suite struct NoDescriptorsChild {
+    static let key = "AF_ENGINE_NO_DESCRIPTORS"
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[key] != nil))
+    func requestsFailAtOnce() async throws {
+        // The lowest free descriptor becomes the limit: no new one can be made.
+        var lowestFree: Int32 = 0
+        while fcntl(lowestFree, F_GETFD) != -1 { lowestFree += 1 }
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        limit.rlim_cur = rlim_t(lowestFree)
+        #expect(setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0)
+        let session = Session()
+        for _ in 0..<2 {
+            let response = await session.request("http://127.0.0.1:9/never").serializingData().response
+            let description = response.error.map { String(describing: $0) } ?? "no error"
+            FileHandle.standardOutput.write(Data("AF-CHILD-ERROR \(description)\n".utf8))
+            #expect(response.error != nil)
+        }
+    }
+}
