@@ -109,7 +109,11 @@ final class CurlEngine: @unchecked Sendable {
         paths = NetworkPathWatch(follows: limits.followsNetworkChanges, keepAlive: limits.tcpKeepAlive)
         waitSet = EngineWaitSet()
         waitSetFailure = waitSet == nil ? String(cString: strerror(errno)) : ""
-        guard let waitSet else { return }
+        guard let waitSet else {
+            // Nothing will use the network monitor or the socket set (see `refuse`).
+            paths.close()
+            return
+        }
         shards = [makeShard(waitSet: waitSet)]
         // The thread keeps the engine alive until `run()` returns after a shutdown.
         let thread = Thread { [self] in run(waitSet: waitSet) }
@@ -159,20 +163,26 @@ final class CurlEngine: @unchecked Sendable {
         case .signal:
             waitSet.signal()
             wakeUpsUnderWay.subtract(1, ordering: .releasing)
-        case let .drive(transfer):
-            drive(transfer, waitSet: waitSet)
+        case let .drive(transfer, shard):
+            drive(transfer, on: shard, waitSet: waitSet)
         }
     }
 
-    /// Without its wait set the engine has no thread: a start fails at once, and the other
-    /// commands act on transfers that never start.
+    /// Without its wait set the engine has no thread: a start fails at once, a wait for the
+    /// network ends at once, and the other commands act on transfers that never start.
     private func refuse(_ command: EngineCommand) {
         multiLock.lock()
         defer { multiLock.unlock() }
-        guard case let .start(transfer) = command else { return _ = perform(command) }
-        guard case .waiting = transfer.phase else { return }
-        failBeforeStart(transfer, CurlFailure(code: CURLE_FAILED_INIT,
-                                              message: "The engine could not open its epoll set: \(waitSetFailure)"))
+        switch command {
+        case let .start(transfer):
+            guard case .waiting = transfer.phase else { return }
+            failBeforeStart(transfer, CurlFailure(code: CURLE_FAILED_INIT,
+                                                  message: "The engine could not open its epoll set: \(waitSetFailure)"))
+        case let .awaitNetworkChange(_, body):
+            body()
+        default:
+            _ = perform(command)
+        }
     }
 
     /// Hands `transfer` to curl on the calling thread while the engine is parked, so its
@@ -180,10 +190,12 @@ final class CurlEngine: @unchecked Sendable {
     /// transfer's socket, and its timer is set when curl or the transfer's idle limit is due
     /// before the engine would wake), or wakes it when curl needs more than that (see
     /// `EngineCommandQueue.endDrive`).
-    private func drive(_ transfer: Transfer, waitSet: EngineWaitSet) {
+    private func drive(_ transfer: Transfer, on shard: Int, waitSet: EngineWaitSet) {
         drivenStarts.add(1, ordering: .relaxed)
         multiLock.lock()
-        _ = perform(.start(transfer))
+        // On the multi handle that holds the kept connection: on another, curl would open a
+        // connection on this thread.
+        if case let .waiting(paused) = transfer.phase { add(transfer, paused: paused, into: shards[shard]) }
         // curl sends the request when its timer runs: a transfer just added is due at once.
         var endedAtOnce = true
         if case let .running(handle) = transfer.phase, let shard = handle.shard {
@@ -212,6 +224,12 @@ final class CurlEngine: @unchecked Sendable {
         var readyCount = 0
         multiLock.lock()
         while true {
+            // The sockets found ready by the last wait, before the commands: a command may close
+            // a socket whose number a new connection then takes.
+            for event in ready.prefix(readyCount) where event.multi != EngineWaitSet.own && Int(event.multi) < shards.count {
+                shards[Int(event.multi)].act(on: event.fd, what: event.what)
+            }
+            readyCount = 0
             let limit = splitsBursts ? Self.commandsPerPass : Int.max
             let (pending, more) = commands.withLock { queue -> ([EngineCommand], Bool) in
                 guard queue.pending.count > limit, !queue.pending.contains(where: \.waitsToMultiplex) else {
@@ -226,9 +244,6 @@ final class CurlEngine: @unchecked Sendable {
                 tearDown(waitSet: waitSet)
                 multiLock.unlock()
                 return
-            }
-            for event in ready.prefix(readyCount) where event.multi != EngineWaitSet.own && Int(event.multi) < shards.count {
-                shards[Int(event.multi)].act(on: event.fd, what: event.what)
             }
             runDueTimers()
             collectFinishedTransfers()
@@ -366,14 +381,12 @@ final class CurlEngine: @unchecked Sendable {
             case let .running(handle):
                 transfer.isSuspended = false
                 transfer.idleWatch?.noteActivity()
-                curl_easy_pause(handle.raw, CURLPAUSE_CONT)
+                unpause(transfer, handle)
             case .waiting: transfer.phase = .waiting(paused: false)
             case .finished: break
             }
         case let .resumeFlow(transfer):
-            if case let .running(handle) = transfer.phase, !transfer.isSuspended {
-                curl_easy_pause(handle.raw, CURLPAUSE_CONT)
-            }
+            if case let .running(handle) = transfer.phase, !transfer.isSuspended { unpause(transfer, handle) }
         case let .awaitNetworkChange(generation, body):
             paths.awaitChange(since: generation, body)
         case .shutdown:
@@ -382,7 +395,17 @@ final class CurlEngine: @unchecked Sendable {
         return true
     }
 
-    private func add(_ transfer: Transfer, paused: Bool) {
+    /// Lets curl go on with a paused transfer. curl hands over the data it held back inside this
+    /// call; when the transfer refuses it (a decompression bomb, a full disk), curl returns the
+    /// error without scheduling the transfer again, and only a pass over every transfer would
+    /// find it: it is ended here. A transfer without a connection yet (curl's "bad argument")
+    /// holds nothing back and was never paused by curl.
+    private func unpause(_ transfer: Transfer, _ handle: EasyHandle) {
+        let result = curl_easy_pause(handle.raw, CURLPAUSE_CONT)
+        if result != CURLE_OK, result != CURLE_BAD_FUNCTION_ARGUMENT { finish(transfer, result: result, cancelled: false) }
+    }
+
+    private func add(_ transfer: Transfer, paused: Bool, into chosen: CurlShard? = nil) {
         paths.catchUp()
         guard let handle = pool.popLast() ?? EasyHandle() else {
             return failBeforeStart(transfer, CurlFailure(code: CURLE_OUT_OF_MEMORY, message: "curl_easy_init failed"))
@@ -397,7 +420,7 @@ final class CurlEngine: @unchecked Sendable {
             transfer.idleWatch?.noteActivity()
             idleWatched.append(transfer)
         }
-        let shard = shardForNewTransfer()
+        let shard = chosen ?? shardForNewTransfer()
         handle.shard = shard
         shard.add(handle)
         if paused {
@@ -452,13 +475,14 @@ final class CurlEngine: @unchecked Sendable {
 
     /// Takes a running transfer off curl and returns how it ended; nil when it was not running.
     private func end(_ transfer: Transfer, result: CURLcode, cancelled: Bool) -> TransferOutcome? {
-        guard case let .running(handle) = transfer.phase else { return nil }
-        handle.shard?.remove(handle)
+        guard case let .running(handle) = transfer.phase, let shard = handle.shard else { return nil }
+        shard.remove(handle)
         handle.shard = nil
         running[handle.raw] = nil
         if transfer.idleWatch != nil { idleWatched.removeAll { $0 === transfer } }
         let outcome = transfer.makeOutcome(result: result, cancelled: cancelled)
-        keptConnection = running.isEmpty ? EngineCommandQueue.KeptConnection(of: transfer, outcome: outcome) : nil
+        keptConnection = running.isEmpty
+            ? EngineCommandQueue.KeptConnection(of: transfer, outcome: outcome, shard: shard.index) : nil
         if outcome.timings.httpVersion != 0 {
             // Not where curl may wait to multiplex (TLS, cleartext HTTP/2): split, an HTTP/2
             // burst sometimes stalled for a second (see `commandsPerPass`).

@@ -14,6 +14,8 @@ import Foundation
 /// its own share of the connections and of the limits.
 final class CurlShard {
     let multi: UnsafeMutableRawPointer
+    /// Its place among the engine's multi handles (the tag of its sockets in the wait set).
+    let index: Int
     /// Transfers added and not removed yet.
     private(set) var running = 0
     /// When curl next wants its timer called (uptime nanoseconds); `UInt64.max` for never.
@@ -22,6 +24,7 @@ final class CurlShard {
 
     init(index: Int, waitSet: EngineWaitSet, maximumConnectionsPerHost: Int, maximumCachedConnections: Int) {
         multi = curl_multi_init()
+        self.index = index
         afc_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         afc_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, maximumConnectionsPerHost)
         afc_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, maximumCachedConnections)

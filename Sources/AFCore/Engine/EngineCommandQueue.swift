@@ -25,6 +25,8 @@ struct EngineCommandQueue {
         /// The scheme and authority of the transfer's URL (`scheme://host:port`).
         let origin: Substring
         let standing: StandingOptions
+        /// The index of the multi handle whose cache holds the connection.
+        let shard: Int
 
         /// Whether `transfer` goes to the same place, the same way (so curl reuses this
         /// connection rather than open one).
@@ -36,13 +38,14 @@ struct EngineCommandQueue {
         /// or later, without the server closing the connection. Worked out on the engine thread
         /// as each sequential request ends, so by bytes: Foundation's `range(of:)` and
         /// `contains(_:)` on strings would cost more than the rest of a request's completion.
-        init?(of transfer: Transfer, outcome: TransferOutcome) {
+        init?(of transfer: Transfer, outcome: TransferOutcome, shard: Int) {
             guard outcome.failure == nil, !outcome.wasCancelled, !transfer.standing.freshConnection,
                   outcome.timings.httpVersion >= Int(CURL_HTTP_VERSION_1_1),
                   !Self.namesClose(outcome.head?.value(for: "connection")),
                   let origin = Self.origin(of: transfer.spec.url) else { return nil }
             self.origin = origin
             standing = transfer.standing
+            self.shard = shard
         }
 
         /// Whether a `Connection` field's value lists the `close` option (RFC 9112 §9.6; options
@@ -78,8 +81,9 @@ struct EngineCommandQueue {
         case nothing
         /// Signal the engine's wait set (counted in `CurlEngine.wakeUpsUnderWay`).
         case signal
-        /// Hand the transfer to curl itself (`CurlEngine.drive`).
-        case drive(Transfer)
+        /// Hand the transfer to curl itself, on the multi handle of the kept connection
+        /// (`CurlEngine.drive`).
+        case drive(Transfer, shard: Int)
     }
 
     var pending: [EngineCommand] = []
@@ -109,9 +113,9 @@ struct EngineCommandQueue {
             defer { pending.append(command) }
             return pending.isEmpty ? .signal : .nothing
         case .parked:
-            if let transfer = command.drivableTransfer, keptConnection?.serves(transfer) == true {
+            if let transfer = command.drivableTransfer, let kept = keptConnection, kept.serves(transfer) {
                 waiting = .driving
-                return .drive(transfer)
+                return .drive(transfer, shard: kept.shard)
             }
             fallthrough
         case .watching:

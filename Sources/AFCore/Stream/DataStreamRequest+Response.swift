@@ -12,8 +12,8 @@ extension DataStreamRequest {
         return self
     }
 
-    /// Calls `stream` on `queue` with each chunk serialized by `serializer` (on the
-    /// serialization queue), then with the completion.
+    /// Calls `stream` on `queue` with each chunk serialized by `serializer` (one chunk at a
+    /// time, off `queue`), then with the completion.
     @discardableResult
     public func responseStream<Serializer: DataStreamSerializer>(using serializer: Serializer,
                                                                  on queue: DispatchQueue = .main,
@@ -66,7 +66,7 @@ extension DataStreamRequest {
     /// Adds a stream: each chunk is serialized on the serialization queue, reported to the
     /// monitors, then given to `consume` on `queue` with the closure that marks it consumed;
     /// `completion` gets the completion event after every chunk. When chunks skip `rootQueue`
-    /// (`chunksSkipRootQueue`), all of that happens on `queue`.
+    /// (`chunksSkipRootQueue`), they are serialized and reported on `chunkQueue` instead.
     func appendStream<Success: Sendable, Failure>(on queue: DispatchQueue,
                                                   serialize: @escaping @Sendable (Data) -> Result<Success, Failure>,
                                                   consume: @escaping @Sendable (Stream<Success, Failure>, _ done: @escaping @Sendable () -> Void) -> Void,
@@ -76,12 +76,12 @@ extension DataStreamRequest {
             self.updateAndCompleteIfPossible()
         }
         let parser: ChunkParser
-        if chunksSkipRootQueue {
+        if let chunkQueue {
             parser = { data, done in
-                queue.async {
+                chunkQueue.async {
                     let result = serialize(data)
                     self.noteParsed(result)
-                    deliver(result, done)
+                    queue.async { deliver(result, done) }
                 }
             }
         } else {

@@ -63,8 +63,11 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
         var numberOfExecutingStreams = 0
         var enqueuedCompletionEvents: [@Sendable () -> Void] = []
         var inputStreamChunks: ChunkQueue?
-        /// The current response head went through the validators on `underlyingQueue`.
-        var headChecked = false
+        /// Response heads reported, and the number of the last one the validators on
+        /// `underlyingQueue` passed: a check that ends late never vouches for a newer head (one
+        /// transfer may report two, as a proxy's CONNECT answer and the real one).
+        var headsReported = 0
+        var headsChecked = 0
         /// Chunks sent through `underlyingQueue` and not handed over yet.
         var chunksQueued = 0
     }
@@ -76,12 +79,16 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
     /// Paces the transfer to the handlers.
     let flowControl = StreamFlowControl()
     let streamState = Protected(StreamState())
-    /// Whether chunks go from the engine straight to the handlers' queues, serialized there,
-    /// rather than through `underlyingQueue` and the serialization queue (both on the session's
-    /// one serial `rootQueue`): when no monitor of the session can see the steps in between
-    /// (their parse events) and serialization runs on the session's own queue. A request's own
-    /// monitors still get their events.
+    /// Whether chunks go from the engine to `chunkQueue`, serialized there, then to the
+    /// handlers' queues, rather than through `underlyingQueue` and the serialization queue (both
+    /// on the session's one serial `rootQueue`): when no monitor of the session can see the
+    /// steps in between (their parse events) and serialization runs on the session's own queue.
+    /// A request's own monitors still get their events.
     let chunksSkipRootQueue: Bool
+    /// The request's own serial queue for its chunks' serialization, when they skip `rootQueue`:
+    /// one chunk at a time, as on the serialization queue, without sharing a queue with every
+    /// other request.
+    let chunkQueue: DispatchQueue?
 
     init(id: UUID = .fastRandom(), convertible: any URLRequestConvertible, automaticallyCancelOnStreamError: Bool,
          underlyingQueue: DispatchQueue, serializationQueue: DispatchQueue, eventMonitor: CompositeEventMonitor?,
@@ -89,6 +96,7 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
         self.convertible = convertible
         self.automaticallyCancelOnStreamError = automaticallyCancelOnStreamError
         chunksSkipRootQueue = eventMonitor?.hasObservers != true && serializationQueue.runsBehindAnotherQueue
+        chunkQueue = chunksSkipRootQueue ? DispatchQueue(label: "org.alamofire.stream.chunks", target: .global()) : nil
         super.init(id: id, underlyingQueue: underlyingQueue, serializationQueue: serializationQueue,
                    eventMonitor: eventMonitor, interceptor: interceptor,
                    shouldAutomaticallyResume: shouldAutomaticallyResume, delegate: delegate)
@@ -105,16 +113,19 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
     // MARK: Engine events
 
     override func didReceiveResponseHead(_ response: HTTPURLResponse, task: SessionTask) {
-        // Called before the exchange's chunks, on the thread that then reports them: until the
+        // Called before the exchange's chunks, on the thread that then reports them: until this
         // head is checked, they wait behind it.
-        streamState.withLock { $0.headChecked = false }
+        let number = streamState.withLock { state in
+            state.headsReported += 1
+            return state.headsReported
+        }
         underlyingQueue.async {
             self.mutableState.withLock { $0.response = ReceivedResponse(response) }
             let validators = self.streamState.withLock { $0.validators }
             validators.forEach { $0() }
             // A response that fails validation is not streamed.
             if self.error != nil { return task.cancel() }
-            self.streamState.withLock { $0.headChecked = true }
+            self.streamState.withLock { $0.headsChecked = max($0.headsChecked, number) }
         }
     }
 
@@ -122,7 +133,7 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
         // Straight to the handlers once the head is checked and no earlier chunk is still on its
         // way through `underlyingQueue`, so that none overtakes another.
         let direct = chunksSkipRootQueue && streamState.withLock { state in
-            guard state.headChecked, state.chunksQueued == 0 else {
+            guard state.headsChecked == state.headsReported, state.chunksQueued == 0 else {
                 state.chunksQueued += 1
                 return false
             }
