@@ -31,9 +31,12 @@ import Testing
         while fcntl(lowestFree, F_GETFD) != -1 { lowestFree += 1 }
         var limit = rlimit()
         getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        limit.rlim_cur = rlim_t(lowestFree)
-        #expect(setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0)
+        var lowered = limit
+        lowered.rlim_cur = rlim_t(lowestFree)
+        #expect(setrlimit(Int32(RLIMIT_NOFILE.rawValue), &lowered) == 0)
         let session = Session()
+        // Restored before the process ends, for what runs at exit (a sanitizer's report reads files).
+        defer { setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) }
         for _ in 0..<2 {
             let response = await session.request("http://127.0.0.1:9/never").serializingData().response
             let description = response.error.map { String(describing: $0) } ?? "no error"
