@@ -23,10 +23,7 @@ import Testing
     @Test func theDirectoryIsPrivateAndTheFilesOwnerOnlyUnderAnOpenUmask() async throws {
         let scratch = SQLiteURLCacheTests.Scratch()
         let file = scratch.directory.appendingPathComponent("nested/cache.sqlite")
-        var environment = ProcessInfo.processInfo.environment
-        environment[OpenUmaskChild.fileKey] = file.path
-        let child = try startProgram(CommandLine.arguments[0], ["--testing-library", "swift-testing", "--filter", "OpenUmaskChild"],
-                                     environment: environment)
+        let child = try startChildSuite("OpenUmaskChild", adding: [OpenUmaskChild.fileKey: file.path])
         #expect(try await child.end() == 0)
         // The child ran: its cache is there (SQLite removed -wal and -shm as it closed).
         #expect(Self.mode(file.path) == 0o600)

@@ -11,10 +11,7 @@ import Testing
 /// `NoDescriptorsChild`), whose open-files limit is lowered to what it already holds.
 @Suite(.timeLimit(.minutes(1))) struct EngineWaitSetTests {
     @Test func aSessionWithoutItsEpollSetFailsEachRequestWithTheReason() async throws {
-        var environment = ProcessInfo.processInfo.environment
-        environment[NoDescriptorsChild.key] = "1"
-        let child = try startProgram(CommandLine.arguments[0], ["--testing-library", "swift-testing", "--filter", "NoDescriptorsChild"],
-                                     environment: environment)
+        let child = try startChildSuite("NoDescriptorsChild", adding: [NoDescriptorsChild.key: "1"])
         let reported = await child.line(containing: "AF-CHILD-ERROR")
         #expect(try await child.end() == 0)
         #expect(reported?.contains("epoll") == true, "\(reported ?? "no line")")

@@ -20,15 +20,12 @@ import Testing
     func sigtermEndsTheDaemonWithinItsGracePeriod(order: String) async throws {
         _ = TestServers.shared
         let grace = 2.0
-        var environment = ProcessInfo.processInfo.environment
-        environment[Self.childOrder] = order
-        environment[Self.childURL] = Server.faults("/stall")
-        environment[Self.childGrace] = "\(grace)"
         // Under the thread sanitizer, a process sleeps a second at exit unless told not to.
-        environment["TSAN_OPTIONS"] = [environment["TSAN_OPTIONS"], "atexit_sleep_ms=0"].compactMap { $0 }.joined(separator: " ")
-        let child = try startProgram(CommandLine.arguments[0],
-                                     ["--testing-library", "swift-testing", "--filter", "ChildDaemon"],
-                                     environment: environment)
+        let tsanOptions = [ProcessInfo.processInfo.environment["TSAN_OPTIONS"], "atexit_sleep_ms=0"].compactMap { $0 }
+        let child = try startChildSuite("ChildDaemon", adding: [
+            Self.childOrder: order, Self.childURL: Server.faults("/stall"), Self.childGrace: "\(grace)",
+            "TSAN_OPTIONS": tsanOptions.joined(separator: " "),
+        ])
         let ready = await child.line(containing: "AF-CHILD-READY")
         #expect(ready != nil, "the child's request went out")
         // A watchdog, not a wait: a child that outlives its grace period by far is killed, so

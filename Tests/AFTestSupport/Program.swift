@@ -116,6 +116,16 @@ package func startProgram(_ path: String, _ arguments: [String], environment: [S
     }
 }
 
+/// Starts this test binary running only its Swift Testing suite `suite`, with `variables` added
+/// to this process's environment (one of them enables the suite): for a test that changes what
+/// belongs to the whole process (the umask, a limit, a signal's fate) without reaching the tests
+/// running beside it.
+package func startChildSuite(_ suite: String, adding variables: [String: String]) throws -> StartedProgram {
+    let environment = ProcessInfo.processInfo.environment.merging(variables) { $1 }
+    return try startProgram(CommandLine.arguments[0], ["--testing-library", "swift-testing", "--filter", suite],
+                            environment: environment)
+}
+
 /// Starts the program with the given standard input, output and error; returns its pid.
 private func spawn(_ path: String, _ arguments: [String], environment: [String: String]?, directory: String?,
                    descriptors: (input: Int32, output: Int32, errors: Int32)) throws -> pid_t {

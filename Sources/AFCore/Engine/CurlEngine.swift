@@ -284,10 +284,8 @@ final class CurlEngine: @unchecked Sendable {
     /// Lets each multi handle whose timer is due run it.
     private func runDueTimers() {
         let now = DispatchTime.now().uptimeNanoseconds
-        for shard in shards {
-            shard.refreshDeadline(now: now)
-            if shard.deadline <= now { shard.runTimers() }
-        }
+        guard refreshDeadlines(now: now) <= now else { return }
+        for shard in shards where shard.deadline <= now { shard.runTimers() }
     }
 
     /// Reads each multi handle's next deadline; returns the soonest.
@@ -308,7 +306,6 @@ final class CurlEngine: @unchecked Sendable {
     /// Where a new transfer goes: the first multi handle with room for it (its share of the
     /// per-host limit), else a new one while there may be more, else the least busy.
     private func shardForNewTransfer() -> CurlShard {
-        if shardLimit == 1 { return shards[0] }
         if let open = shards.first(where: { $0.running < shardConnectionsPerHost }) { return open }
         if shards.count < shardLimit, let waitSet {
             shards.append(makeShard(waitSet: waitSet))

@@ -84,7 +84,7 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
     /// on the session's one serial `rootQueue`): when no monitor of the session can see the
     /// steps in between (their parse events) and serialization runs on the session's own queue.
     /// A request's own monitors still get their events.
-    let chunksSkipRootQueue: Bool
+    var chunksSkipRootQueue: Bool { chunkQueue != nil }
     /// The request's own serial queue for its chunks' serialization, when they skip `rootQueue`:
     /// one chunk at a time, as on the serialization queue, without sharing a queue with every
     /// other request.
@@ -95,8 +95,8 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
          interceptor: (any RequestInterceptor)?, shouldAutomaticallyResume: Bool?, delegate: any RequestDelegate) {
         self.convertible = convertible
         self.automaticallyCancelOnStreamError = automaticallyCancelOnStreamError
-        chunksSkipRootQueue = eventMonitor?.hasObservers != true && serializationQueue.runsBehindAnotherQueue
-        chunkQueue = chunksSkipRootQueue ? DispatchQueue(label: "org.alamofire.stream.chunks", target: .global()) : nil
+        let skipsRootQueue = eventMonitor?.hasObservers != true && serializationQueue.runsBehindAnotherQueue
+        chunkQueue = skipsRootQueue ? DispatchQueue(label: "org.alamofire.stream.chunks", target: .global()) : nil
         super.init(id: id, underlyingQueue: underlyingQueue, serializationQueue: serializationQueue,
                    eventMonitor: eventMonitor, interceptor: interceptor,
                    shouldAutomaticallyResume: shouldAutomaticallyResume, delegate: delegate)
