@@ -6,23 +6,25 @@ import FoundationNetworking
 #endif
 import Testing
 
-/// The trips a request's work makes between threads on the idiomatic paths, each one the
-/// contract requires: to `rootQueue` (setup is never done on the caller's thread), to the
-/// engine, back to `rootQueue` (completion, validation and serialization, which run behind it
-/// by default), then to the handler's queue or the awaiting task. When no other transfer runs,
-/// the engine thread runs the request's completion itself, inside the request's queue (no trip
-/// back to `rootQueue`), and resumes an awaiting task once it left that queue. A new trip fails
-/// here.
+/// The trips a request's work makes between threads when a hook of the session (here a
+/// monitor) keeps every request on `rootQueue`, each one the contract requires: to `rootQueue`
+/// (setup is never done on the caller's thread), to the engine, back to `rootQueue`
+/// (completion, validation and serialization, which run behind it by default), then to the
+/// handler's queue or the awaiting task. When no other transfer runs, the engine thread runs
+/// the request's completion itself, inside the request's queue (no trip back to `rootQueue`),
+/// and resumes an awaiting task once it left that queue. A new trip fails here. Requests on a
+/// queue of their own: `OwnQueueHandOffTests`.
 @Suite(.timeLimit(.minutes(1))) struct HandOffTests {
     /// A session whose root queue is held until `release()`, so every handler is added before
-    /// the request is set up, as when all are written in one expression.
+    /// the request is set up, as when all are written in one expression. Its monitor (which
+    /// hears nothing) keeps its requests on `rootQueue`.
     struct HeldSession {
         let root = DispatchQueue(label: "org.alamofire.test.heldRoot")
         let session: Session
 
         init() {
             root.suspend()
-            session = makeSession(rootQueue: root)
+            session = makeSession(rootQueue: root, eventMonitors: [ClosureEventMonitor(queue: DispatchQueue(label: "test.idle-monitor"))])
         }
 
         func release() { root.resume() }
@@ -86,7 +88,7 @@ import Testing
     }
 
     @Test func aHandlerAddedLateCostsNoMoreTrips() async throws {
-        let session = makeSession()
+        let session = makeSession(eventMonitors: [ClosureEventMonitor(queue: DispatchQueue(label: "test.idle-monitor"))])
         let request = session.request(Server.http("/bench.json"))
         // The session took the request in when it was made, without a trip (a lazy session's
         // registration needs none): a handler added after rootQueue ran other work costs the

@@ -61,11 +61,24 @@ import Testing
         }
     }
 
-    @Test func underConcurrencyEachRequestHearsItsEventsAndNotificationsInAlamofiresOrder() async throws {
+    /// A session's monitor keeps its requests on `rootQueue`; without one, each request runs on
+    /// a queue of its own and the recorder is the request's monitor. Both keep Alamofire's order.
+    static func session(recordedBy recorder: PerRequestRecorder, onRootQueue: Bool) -> Session {
+        makeSession(eventMonitors: onRootQueue ? [recorder] : [])
+    }
+
+    static func request(of session: Session, recordedBy recorder: PerRequestRecorder) -> DataRequest {
+        let request = session.request(Server.http("/bench.json"))
+        return request.ownsQueue ? request.eventMonitor(recorder) : request
+    }
+
+    @Test(arguments: [true, false])
+    func underConcurrencyEachRequestHearsItsEventsAndNotificationsInAlamofiresOrder(onRootQueue: Bool) async throws {
         let recorder = PerRequestRecorder()
         defer { recorder.stopObserving() }
-        let session = makeSession(eventMonitors: [recorder])
-        let requests = (0..<Self.concurrency).map { _ in session.request(Server.http("/bench.json")).validate() }
+        let session = Self.session(recordedBy: recorder, onRootQueue: onRootQueue)
+        let requests = (0..<Self.concurrency).map { _ in Self.request(of: session, recordedBy: recorder).validate() }
+        #expect(requests.allSatisfy { $0.ownsQueue == !onRootQueue })
         await withTaskGroup(of: Void.self) { group in
             for request in requests {
                 group.addTask { _ = await request.serializingData().response }
@@ -109,15 +122,16 @@ import Testing
 
     /// A cancel sent from another thread as the request starts, racing its exchange and its
     /// completion: the handler runs once, and the request ended one way, consistently.
-    @Test func aCancelRacingTheCompletionEndsTheRequestOneWay() async throws {
+    @Test(arguments: [true, false])
+    func aCancelRacingTheCompletionEndsTheRequestOneWay(onRootQueue: Bool) async throws {
         let recorder = PerRequestRecorder()
         defer { recorder.stopObserving() }
-        let session = makeSession(eventMonitors: [recorder])
+        let session = Self.session(recordedBy: recorder, onRootQueue: onRootQueue)
         let calls = Protected<[UUID: Int]>([:])
         let results = await withTaskGroup(of: (Request, AFDataResponse<Data>).self) { group in
             for _ in 0..<Self.concurrency {
                 group.addTask {
-                    let request = session.request(Server.http("/bench.json"))
+                    let request = Self.request(of: session, recordedBy: recorder)
                     let response = await withCheckedContinuation { continuation in
                         request.responseData(queue: DispatchQueue(label: "test.racing-handler")) { response in
                             calls.withLock { $0[request.id, default: 0] += 1 }

@@ -17,13 +17,14 @@ extension Request {
         if sessionIsObserved || ownMonitorsAdded.load(ordering: .acquiring) {
             send(notifying: name, event())
         } else if let name, sessionNotifies {
-            sessionMonitors?.postNotification(name, of: self)
+            sessionMonitors?.postNotification(name, of: self, now: ownsQueue)
         }
     }
 
     private func send(notifying name: Notification.Name?, _ event: @escaping @Sendable (any EventMonitor) -> Void) {
         if let composite = sessionMonitors {
-            if let name { composite.performNotifiedEvent(name, of: self, event) } else { composite.performEvent(event) }
+            composite.performEvent(event)
+            if let name { composite.postNotification(name, of: self, now: ownsQueue) }
         }
         for monitor in mutableState.withLock({ $0.eventMonitors }) {
             monitor.queue.async { event(monitor) }

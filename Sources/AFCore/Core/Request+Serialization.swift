@@ -6,11 +6,13 @@ import FoundationNetworking
 // Response serializers run one at a time on `serializationQueue` once the request finished;
 // their completions are all delivered at the end, then the session forgets the request.
 extension Request {
-    /// Adds a serializer; it runs now if the request already finished, and starts the request
-    /// when the session starts requests immediately.
-    func appendResponseSerializer(_ closure: @escaping @Sendable () -> Void) {
+    /// Adds a serializer whose handler is called on `handlerQueue` (nil: a waiting task is
+    /// resumed, or the caller does not say); it runs now if the request already finished, and
+    /// starts the request when the session starts requests immediately.
+    func appendResponseSerializer(handlerQueue: HandlerQueues = .several, _ closure: @escaping @Sendable () -> Void) {
         let (runNow, shouldResume) = mutableState.withLock { state -> (Bool, Bool) in
             state.responseSerializers.append(closure)
+            state.handlerQueues.add(handlerQueue)
             if state.state == .finished { state.state = .resumed }
             let runNow = state.responseSerializerProcessingFinished
             var shouldResume = state.state.canTransition(to: .resumed) && state.state == .initialized
@@ -27,7 +29,25 @@ extension Request {
             underlyingQueue.async(recording: handOffs) { self.processNextResponseSerializer() }
         }
         if shouldResume {
-            underlyingQueue.async(recording: handOffs) { self.resumeIfAutomatic() }
+            if ownsQueue {
+                // The request's own queue, which nothing else holds yet: the caller sets it up
+                // there itself, with no trip (see `Session.queues(forRequestWith:)`).
+                underlyingQueue.runOrSync { self.resumeIfAutomatic() }
+            } else {
+                underlyingQueue.async(recording: handOffs) { self.resumeIfAutomatic() }
+            }
+        }
+    }
+
+    /// The queue of the request's handlers, if they have one and the request its own queue:
+    /// the engine under load then hands the request's end to that queue, which completes it
+    /// inside the request's queue and calls the handlers after, with no trip between. Not the
+    /// main queue, which Alamofire keeps free of serialization.
+    var completionQueue: DispatchQueue? {
+        guard ownsQueue else { return nil }
+        return mutableState.withLock { state in
+            guard case let .one(queue) = state.handlerQueues, queue.label != DispatchQueue.mainQueueLabel else { return nil }
+            return queue
         }
     }
 
@@ -124,6 +144,30 @@ extension Request {
                     self.responseSerializerDidComplete(completion: delivery)
                 }
             }
+        }
+    }
+}
+
+/// The queues a request's response handlers are called on, as far as its completion's route
+/// cares (see `Request.completionQueue`).
+enum HandlerQueues {
+    case none
+    /// Every handler so far is called on this queue.
+    case one(DispatchQueue)
+    /// Handlers on several queues, or one that resumes a waiting task.
+    case several
+
+    /// A handler on `queue`.
+    init(_ queue: DispatchQueue?) {
+        self = queue.map(HandlerQueues.one) ?? .several
+    }
+
+    mutating func add(_ other: HandlerQueues) {
+        switch (self, other) {
+        case (.none, _): self = other
+        case let (.one(queue), .one(added)) where queue === added: break
+        case (_, .none): break
+        default: self = .several
         }
     }
 }

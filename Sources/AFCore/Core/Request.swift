@@ -85,6 +85,8 @@ public class Request: @unchecked Sendable {
         /// The body a `DataRequest` received, once its request completed (kept here, under the
         /// one lock, rather than in a lock of its own).
         var data: Data?
+        /// The queue of every response handler added so far (see `completionQueue`).
+        var handlerQueues = HandlerQueues.none
 
         /// Whether a handler of the request's attempts (URL requests, tasks, cURL descriptions,
         /// response heads) is kept: not once the request is done, when none would be called
@@ -119,6 +121,9 @@ public class Request: @unchecked Sendable {
     let sessionNotifies: Bool
     /// Whether `eventMonitor(_:)` added a monitor of this request's own.
     let ownMonitorsAdded = Atomic<Bool>(false)
+    /// Whether `underlyingQueue` is the request's own (see `Session.queues(forRequestWith:)`),
+    /// which also runs its serializers; else it is the session's `rootQueue`.
+    let ownsQueue: Bool
 
     /// Bytes of the request body sent, of those expected (0 when unknown).
     public var uploadProgress: Progress { progress(\.uploadProgress) }
@@ -149,6 +154,7 @@ public class Request: @unchecked Sendable {
         self.interceptor = interceptor
         self.underlyingQueue = underlyingQueue
         self.serializationQueue = serializationQueue
+        ownsQueue = underlyingQueue === serializationQueue
         self.shouldAutomaticallyResume = shouldAutomaticallyResume
         self.delegate = delegate
     }
@@ -272,7 +278,7 @@ public class Request: @unchecked Sendable {
             return .resumed
         }
         if case .none = action { return self }
-        underlyingQueue.runOrAsync(recording: handOffs) {
+        let resumed: @Sendable () -> Void = {
             self.emit(notifying: Request.didResumeNotification) { $0.requestDidResume(self) }
             if case let .resumeTask(task) = action {
                 // The event goes out before the task can report anything (see didCreateTask).
@@ -282,13 +288,23 @@ public class Request: @unchecked Sendable {
                 self.applyState(to: task)
             }
         }
-        if case .setup = action {
+        let setUp = { [self] in
             if let delegate {
                 delegate.readyToPerform(request: self)
             } else {
                 underlyingQueue.async { self.finish(error: .sessionDeinitialized) }
             }
         }
+        if ownsQueue {
+            // A queue of the request's own: the caller does the work there itself, no trip.
+            underlyingQueue.runOrSync {
+                resumed()
+                if case .setup = action { setUp() }
+            }
+            return self
+        }
+        underlyingQueue.runOrAsync(recording: handOffs, resumed)
+        if case .setup = action { setUp() }
         return self
     }
 

@@ -3,7 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-// A request's way through the session, on `rootQueue`: build the URLRequest (on `requestQueue`),
+// A request's way through the session, on its `underlyingQueue` (the session's `rootQueue`, or
+// one of its own: see `Session.queues(forRequestWith:)`): build the URLRequest (on `requestQueue`),
 // check it, adapt it (Session's adapters, then the request's), make the task; and, when an
 // attempt fails, ask the retriers and run the request again.
 extension Session {
@@ -48,12 +49,12 @@ extension Session {
 
     /// Builds the attempt's URLRequest on `requestQueue` (at once when it is the default one).
     private func build(_ request: Request) {
-        requestQueue.runBehindOrAsync(recording: request.handOffs) {
+        (request.ownsQueue ? request.underlyingQueue : requestQueue).runBehindOrAsync(recording: request.handOffs) {
             // The URLRequest first, as Alamofire: making it may add to the body (a multipart
             // form filled by its URLRequestConvertible).
             let result = Result { try request.makeURLRequest() }
             let bodyStep = if case .success = result { request.prepareBody() } else { nil as Request.BodyStep? }
-            self.rootQueue.runOrAsync(recording: request.handOffs) {
+            request.underlyingQueue.runOrAsync(recording: request.handOffs) {
                 if let bodyStep, !bodyStep() { return }
                 self.didBuild(result, for: request)
             }
@@ -81,7 +82,7 @@ extension Session {
                 try urlRequest.validate()
                 return urlRequest
             }
-            self.rootQueue.async(recording: request.handOffs) {
+            request.underlyingQueue.async(recording: request.handOffs) {
                 switch adapted {
                 case let .success(urlRequest):
                     request.didAdaptInitialRequest(initialRequest, to: urlRequest)
@@ -135,7 +136,7 @@ extension Session: RequestDelegate {
     public var startImmediately: Bool { startRequestsImmediately }
 
     public func readyToPerform(request: Request) {
-        rootQueue.runOrAsync(recording: request.handOffs) { self.setUp(request) }
+        request.underlyingQueue.runOrAsync(recording: request.handOffs) { self.setUp(request) }
     }
 
     public func cleanup(after request: Request) {
@@ -149,16 +150,16 @@ extension Session: RequestDelegate {
     public func retryResult(for request: Request, dueTo error: AFError,
                             completion: @escaping @Sendable (RetryResult) -> Void) {
         if let stopped = request.retryStopError(for: error) {
-            return rootQueue.async(recording: request.handOffs) { completion(.doNotRetryWithError(stopped)) }
+            return request.underlyingQueue.async(recording: request.handOffs) { completion(.doNotRetryWithError(stopped)) }
         }
         guard let retrier = retrier(for: request) else {
-            return rootQueue.async(recording: request.handOffs) { completion(.doNotRetry) }
+            return request.underlyingQueue.async(recording: request.handOffs) { completion(.doNotRetry) }
         }
         // Either the retrier's answer or a stop of the request's retries (its deadline, a
         // shutdown) ends the wait, whichever comes first.
         enum Decision { case answered(RetryResult), stopped(AFError) }
         let decided = CalledOnce<Decision> { decision in
-            self.rootQueue.async(recording: request.handOffs) {
+            request.underlyingQueue.async(recording: request.handOffs) {
                 switch decision {
                 case let .stopped(stopError):
                     completion(.doNotRetryWithError(stopError))
@@ -189,7 +190,7 @@ extension Session: RequestDelegate {
         if let timeDelay, timeDelay > 0 {
             // A timer the request can cancel: a retry that will not begin lets go of its Session
             // at once (a Session that shut down can then be released).
-            let timer = DispatchSource.makeTimerSource(queue: rootQueue)
+            let timer = DispatchSource.makeTimerSource(queue: request.underlyingQueue)
             timer.setEventHandler {
                 timer.cancel()  // one shot: cancelling releases this handler
                 retry()
@@ -198,7 +199,7 @@ extension Session: RequestDelegate {
             guard request.holdRetryTimer(RetryTimer(source: timer)) else { return timer.cancel() }
             timer.activate()
         } else {
-            rootQueue.async(execute: retry)
+            request.underlyingQueue.async(execute: retry)
         }
     }
 }

@@ -65,6 +65,10 @@ open class Session: @unchecked Sendable {
     }
 
     private let urlSession = Protected<URLSession?>(nil)
+    /// Whether requests made without an interceptor of their own get a queue of their own (see
+    /// `queues(forRequestWith:)`): nothing of the session's (an interceptor, a redirect or cache
+    /// handler, a monitor, queues of its caller's) needs their events in one order.
+    let givesRequestsOwnQueues: Bool
     let engine: CurlEngine
     let taskConfiguration: TaskConfiguration
     let activeRequests = Protected(ActiveRequests())
@@ -134,6 +138,8 @@ open class Session: @unchecked Sendable {
         self.serializationQueue = serializationQueue
             ?? DispatchQueue(label: "\(rootQueue.label).serializationQueue", target: serialRootQueue)
             .runningBehind(serialRootQueue)
+        givesRequestsOwnQueues = requestSetup == .lazy && requestQueue == nil && serializationQueue == nil
+            && interceptor == nil && redirectHandler == nil && cachedResponseHandler == nil && eventMonitors.isEmpty
         self.interceptor = interceptor
         self.redirectHandler = redirectHandler
         self.cachedResponseHandler = cachedResponseHandler
@@ -167,6 +173,19 @@ open class Session: @unchecked Sendable {
         }
         // It holds its delegate until invalidated.
         invalidated?.invalidateAndCancel()
+    }
+
+    /// The queues of a new data request's internal events and of its serializers. Alamofire
+    /// runs every request's on `rootQueue`, one event at a time across the session, which only
+    /// the session's hooks can tell: with none (see `givesRequestsOwnQueues`) and no interceptor
+    /// given, a request gets a serial queue of its own for both, and its setup and completion
+    /// run there without a trip to `rootQueue` (see "Life of a request"). Each request's
+    /// events keep their order; two requests' no longer wait on each other.
+    func queues(forRequestWith interceptor: (any RequestInterceptor)?) -> (underlying: DispatchQueue, serialization: DispatchQueue) {
+        guard givesRequestsOwnQueues, interceptor == nil else { return (rootQueue, serializationQueue) }
+        let queue = DispatchQueue(label: "org.alamofire.request")
+        queue.markForCurrentCheck()
+        return (queue, queue)
     }
 
     /// Calls `action` on `rootQueue` with the requests that have not finished.
@@ -217,8 +236,9 @@ open class Session: @unchecked Sendable {
     open func request(_ convertible: any URLRequestConvertible,
                       interceptor: (any RequestInterceptor)? = nil,
                       shouldAutomaticallyResume: Bool? = nil) -> DataRequest {
-        let request = DataRequest(convertible: convertible, underlyingQueue: rootQueue,
-                                  serializationQueue: serializationQueue, eventMonitor: eventMonitor,
+        let queues = queues(forRequestWith: interceptor)
+        let request = DataRequest(convertible: convertible, underlyingQueue: queues.underlying,
+                                  serializationQueue: queues.serialization, eventMonitor: eventMonitor,
                                   interceptor: interceptor,
                                   shouldAutomaticallyResume: shouldAutomaticallyResume, delegate: self)
         perform(request)

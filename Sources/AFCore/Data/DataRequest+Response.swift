@@ -8,12 +8,12 @@ extension DataRequest {
     @discardableResult
     public func response(queue: DispatchQueue = .main,
                          completionHandler: @escaping @Sendable (AFDataResponse<Data?>) -> Void) -> Self {
-        appendResponseSerializer {
+        appendResponseSerializer(handlerQueue: HandlerQueues(queue)) {
             let result = AFResult<Data?>(value: self.data, error: self.error)
             let response = DataResponse(request: self.request, received: self.receivedResponse, data: self.data,
                                         metrics: self.metrics, serializationDuration: 0, result: result)
             self.emit { $0.request(self, didParseResponse: response) }
-            self.responseSerializerDidComplete { queue.async(recording: self.handOffs) { completionHandler(response) } }
+            self.responseSerializerDidComplete { queue.deliver(recording: self.handOffs) { completionHandler(response) } }
         }
         return self
     }
@@ -36,7 +36,7 @@ extension DataRequest {
         responseSerializer: Serializer,
         completionHandler: @escaping @Sendable (AFDataResponse<Serializer.SerializedObject>) -> Void
     ) -> Self {
-        appendResponseSerializer {
+        appendResponseSerializer(handlerQueue: HandlerQueues(queue)) {
             let start = ProcessInfo.processInfo.systemUptime
             let received = self.receivedResponse
             let result: AFResult<Serializer.SerializedObject> = Result {

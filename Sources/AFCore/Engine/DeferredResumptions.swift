@@ -1,17 +1,31 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 
-/// Resumptions of tasks awaiting a response (`AwaitedResponse`) held back while the engine
-/// thread runs a completion inside a task's queue (its `rootQueue`), and made once it has left
-/// that queue. A task resumed inside would at once queue its next request's setup on the queue
-/// the engine thread still holds, and a worker would be woken for it later; resumed after, the
-/// task finds the queue free.
+/// Resumptions of tasks awaiting a response (`AwaitedResponse`) held back while a thread runs a
+/// completion inside a request's queue, and made once it has left that queue. A task resumed
+/// inside would at once queue its next request's setup on the queue the thread still holds,
+/// and a worker would be woken for it later; resumed after, the task finds the queue free.
 ///
-/// One per engine, used by its thread alone: `collecting` is called on the engine thread only,
-/// and the list is reached only through the thread-local slot that thread sets.
+/// The engine has one, for the completions its thread runs when idle. A completion run on its
+/// handler's queue (see `SessionTask.transferDidComplete`) has one of its own, which also holds
+/// the handler calls bound for that queue: made after the completion, where the thread already
+/// is, they cost no trip.
+///
+/// Used by one thread at a time: `collecting` runs on the thread that holds the collection, and
+/// the list is reached only through the thread-local slot that thread sets.
 final class DeferredResumptions: @unchecked Sendable {
     private var held: [() -> Void] = []
+    /// The queue the collecting thread runs on, whose handler calls are held too; nil for the engine's.
+    private let queue: DispatchQueue?
+
+    init(runningOn queue: DispatchQueue? = nil) {
+        self.queue = queue
+    }
+
+    /// Whether work bound for `queue` is held (the collecting thread runs on it).
+    func holds(_ queue: DispatchQueue) -> Bool { self.queue === queue }
 
     private static let slot: pthread_key_t = {
         var key = pthread_key_t()
@@ -40,7 +54,8 @@ final class DeferredResumptions: @unchecked Sendable {
     /// How many resumptions wait for the collection under way to end (for tests).
     var heldCount: Int { held.count }
 
-    /// Holds `resumption` until the collection under way ends.
+    /// Holds `resumption` (or a handler call for the collection's queue) until the collection
+    /// under way ends.
     func hold(_ resumption: @escaping () -> Void) {
         held.append(resumption)
     }

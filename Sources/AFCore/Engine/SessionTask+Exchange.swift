@@ -27,6 +27,15 @@ extension SessionTask: TransferDelegate {
         // queue; under load the engine must stay free for curl.
         if engineIsIdle {
             engine.deferredResumptions.collecting { queue.sync { complete(transfer, outcome: outcome) } }
+        } else if let handlerQueue = delegate?.completionQueue {
+            // The handler's queue runs the completion inside the task's queue (a request's own,
+            // which nothing else holds for long) and then the handler, where it already is.
+            handOffs.record()
+            batch.add(on: handlerQueue) {
+                DeferredResumptions(runningOn: handlerQueue).collecting {
+                    self.queue.sync { self.complete(transfer, outcome: outcome) }
+                }
+            }
         } else {
             handOffs.record()
             batch.add(on: queue) { self.complete(transfer, outcome: outcome) }

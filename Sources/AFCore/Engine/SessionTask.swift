@@ -33,6 +33,14 @@ protocol SessionTaskDelegate: AnyObject, Sendable {
     func taskIsWaitingForConnectivity(_ task: SessionTask)
     /// The task ended.
     func task(_ task: SessionTask, didCompleteWith result: SessionTask.Result)
+    /// Where the task's end is best handled when the engine is busy: the one queue of the
+    /// delegate's handlers, which then runs the completion inside the task's queue and the
+    /// handlers after it, with no trip between. Nil: on the task's queue.
+    var completionQueue: DispatchQueue? { get }
+}
+
+extension SessionTaskDelegate {
+    var completionQueue: DispatchQueue? { nil }
 }
 
 /// One attempt of a `Request`, following redirects, run by the engine. Requests hand it out as

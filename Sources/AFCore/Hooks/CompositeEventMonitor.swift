@@ -65,9 +65,16 @@ public final class CompositeEventMonitor: EventMonitor {
         postNotification(name, of: request)
     }
 
-    /// Queues `name` about `request` for the notification posters (see `performNotifiedEvent`).
-    func postNotification(_ name: Notification.Name, of request: Request) {
+    /// Queues `name` about `request` for the notification posters (see `performNotifiedEvent`);
+    /// with `now`, posts it at once: the request's events are emitted on a queue of its own,
+    /// not behind `rootQueue`, and posted there in their order.
+    func postNotification(_ name: Notification.Name, of request: Request, now: Bool = false) {
         guard !notifiers.isEmpty else { return }
+        if now {
+            let notification = Notification(name: name, object: nil, userInfo: Notification.userInfo(for: request))
+            for notifier in notifiers { notifier.post(notification) }
+            return
+        }
         let wasEmpty = pendingNotifications.withLock { lists in
             defer { lists.pending.append((name, request)) }
             return lists.pending.isEmpty

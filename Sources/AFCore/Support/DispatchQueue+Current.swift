@@ -6,6 +6,10 @@ private let queueIdentityKey = DispatchSpecificKey<ObjectIdentifier>()
 private let ownerIdentityKey = DispatchSpecificKey<ObjectIdentifier>()
 
 extension DispatchQueue {
+    /// The main queue's label. On Linux each `DispatchQueue.main` is a new object, so `===`
+    /// cannot tell it.
+    static let mainQueueLabel = DispatchQueue.main.label
+
     /// Marks the queue, so that `isCurrent` can tell when code runs on it.
     func markForCurrentCheck() {
         setSpecific(key: queueIdentityKey, value: ObjectIdentifier(self))

@@ -1,0 +1,130 @@
+@testable import AFCore
+import AFTestSupport
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// The trips of a request on a queue of its own (a session with no hook, a request with no
+/// interceptor): its setup runs on the caller's thread, inside the request's queue, so the
+/// first trip is to the engine; when other transfers run, the engine hands the request's end
+/// to its handler's queue, which completes it inside the request's queue and calls the handler
+/// where it already is. A trip added back fails here.
+@Suite(.timeLimit(.minutes(1))) struct OwnQueueHandOffTests {
+    @Test func aRequestOfAHooklessSessionHasAQueueOfItsOwn() {
+        let session = makeSession()
+        let request = session.request(Server.http("/bench.json"))
+        #expect(request.ownsQueue)
+        #expect(request.underlyingQueue !== session.rootQueue)
+        #expect(request.serializationQueue === request.underlyingQueue)
+    }
+
+    @Test func aHookOfTheSessionOrAnInterceptorOfTheRequestKeepsItOnRootQueue() {
+        let adapter = Adapter { urlRequest, _, completion in completion(.success(urlRequest)) }
+        let monitored = makeSession(eventMonitors: [ClosureEventMonitor(queue: DispatchQueue(label: "test.idle-monitor"))])
+        let intercepted = makeSession(interceptor: adapter)
+        let redirected = makeSession(redirectHandler: Redirector.follow)
+        let cached = makeSession(cachedResponseHandler: ResponseCacher.cache)
+        let eager = makeSession(requestSetup: .eager)
+        for session in [monitored, intercepted, redirected, cached, eager] {
+            let request = session.request(Server.http("/bench.json"))
+            #expect(!request.ownsQueue)
+            #expect(request.underlyingQueue === session.rootQueue)
+            request.cancel()
+        }
+        let plain = makeSession()
+        let request = plain.request(Server.http("/bench.json"), interceptor: adapter)
+        #expect(request.underlyingQueue === plain.rootQueue)
+        // Other kinds keep rootQueue.
+        #expect(plain.download(Server.http("/bench.json")).underlyingQueue === plain.rootQueue)
+        #expect(plain.streamRequest(Server.http("/bench.json")).underlyingQueue === plain.rootQueue)
+        #expect(plain.upload(Data("x".utf8), to: Server.http("/post")).underlyingQueue === plain.rootQueue)
+        request.cancel()
+    }
+
+    @Test func aCallbackRequestMakesTwoTrips() async throws {
+        let session = makeSession()
+        let request = session.request(Server.http("/bench.json")).validate()
+        let error = await withCheckedContinuation { continuation in
+            request.responseData(queue: .global()) { continuation.resume(returning: $0.error) }
+        }
+        #expect(error == nil)
+        // To the engine, then (the engine idle, it completes the request itself) to the handler.
+        #expect(request.handOffs.value == 2)
+    }
+
+    @Test func aCompletionWhileAnotherTransferRunsGoesToTheHandlersQueue() async throws {
+        let session = makeSession()
+        let stalled = session.request(Server.faults("/stall"))
+        stalled.response(queue: .global()) { _ in }
+        let handlerQueue = DispatchQueue(label: "test.own-queue-handler")
+        let key = DispatchSpecificKey<Int>()
+        handlerQueue.setSpecific(key: key, value: 7)
+        // The stalled transfer was handed to the engine as its handler was added (the setup runs
+        // then, on this thread): it runs when this one ends.
+        let request = session.request(Server.http("/bench.json")).validate()
+        let (error, seen, state) = await withCheckedContinuation { continuation in
+            request.responseData(queue: handlerQueue) {
+                continuation.resume(returning: ($0.error, DispatchQueue.getSpecific(key: key), request.state))
+            }
+        }
+        stalled.cancel()
+        #expect(error == nil)
+        #expect(seen == 7, "the handler ran on its queue")
+        #expect(state == .finished)
+        // To the engine, then to the handler's queue, which completes the request and calls the
+        // handler with no trip between.
+        #expect(request.handOffs.value == 2)
+    }
+
+    @Test func completionsEndingTogetherEachMakeTwoTrips() async throws {
+        let session = makeSession()
+        let stalled = session.request(Server.faults("/stall"))
+        stalled.response(queue: .global()) { _ in }
+        let handlerQueue = DispatchQueue(label: "test.own-queue-handlers")
+        let requests = (0..<8).map { _ in session.request(Server.http("/bench.json")).validate() }
+        let errors = await withTaskGroup(of: AFError?.self) { group in
+            for request in requests {
+                group.addTask {
+                    await withCheckedContinuation { continuation in
+                        request.responseData(queue: handlerQueue) { continuation.resume(returning: $0.error) }
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        stalled.cancel()
+        #expect(errors.count == 8 && errors.allSatisfy { $0 == nil })
+        #expect(requests.map(\.handOffs.value) == Array(repeating: 2, count: 8))
+    }
+
+    @Test func anAwaitedRequestMakesTwoTrips() async throws {
+        let session = makeSession()
+        let request = session.request(Server.http("/bench.json")).validate()
+        _ = try await request.serializingDecodable([String: String].self).value
+        // To the engine, then the awaiting task resumed (the engine idle, it completes the request).
+        #expect(request.handOffs.value == 2)
+    }
+
+    /// Handlers on two queues: the request completes on its own queue, and each handler is
+    /// called on its own.
+    @Test func handlersOnTwoQueuesEachRunOnTheirs() async throws {
+        let session = makeSession()
+        let stalled = session.request(Server.faults("/stall"))
+        stalled.response(queue: .global()) { _ in }
+        let first = DispatchQueue(label: "test.first-handler"), second = DispatchQueue(label: "test.second-handler")
+        let key = DispatchSpecificKey<String>()
+        first.setSpecific(key: key, value: "first")
+        second.setSpecific(key: key, value: "second")
+        let request = session.request(Server.http("/bench.json"))
+        let seen = await withCheckedContinuation { continuation in
+            request.responseData(queue: first) { _ in
+                let one = DispatchQueue.getSpecific(key: key)
+                request.responseString(queue: second) { _ in continuation.resume(returning: [one, DispatchQueue.getSpecific(key: key)]) }
+            }
+        }
+        stalled.cancel()
+        #expect(seen == ["first", "second"])
+    }
+}
