@@ -107,6 +107,24 @@ import Testing
         #expect(request.handOffs.value == 2)
     }
 
+    /// An awaiting task has no queue to hand the end to: with the engine busy, the request
+    /// completes on its own queue, which then resumes the task.
+    @Test func anAwaitedRequestEndingWhileAnotherTransferRunsMakesThreeTrips() async throws {
+        let session = makeSession()
+        let stalled = session.request(Server.faults("/stall"))
+        stalled.response(queue: .global()) { _ in }
+        let requests = (0..<8).map { _ in session.request(Server.http("/bench.json")).validate() }
+        let values = await withTaskGroup(of: [String: String]?.self) { group in
+            for request in requests {
+                group.addTask { try? await request.serializingDecodable([String: String].self).value }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        stalled.cancel()
+        #expect(values.count == 8 && values.allSatisfy { $0 != nil })
+        #expect(requests.map(\.handOffs.value) == Array(repeating: 3, count: 8))
+    }
+
     /// Handlers on two queues: the request completes on its own queue, and each handler is
     /// called on its own.
     @Test func handlersOnTwoQueuesEachRunOnTheirs() async throws {

@@ -142,4 +142,16 @@ final class NetworkNamespace: @unchecked Sendable {
     static func threadExists(_ id: Int32) -> Bool {
         FileManager.default.fileExists(atPath: "/proc/self/task/\(id)")
     }
+
+    /// Whether the thread `id`, already joined, is gone from the process within `bound`
+    /// seconds. A joined thread leaves `/proc/self/task` only once the kernel has reaped it,
+    /// which can come a moment after the join returns; nothing announces it, so it is polled.
+    static func threadEnds(_ id: Int32, within bound: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(bound)
+        while threadExists(id) {
+            guard Date() < deadline else { return false }
+            usleep(1_000)
+        }
+        return true
+    }
 }

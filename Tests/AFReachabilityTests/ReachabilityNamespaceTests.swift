@@ -121,7 +121,7 @@ extension InProcessMonitors {
             #expect(namespace.ourNetlinkSockets() == 2)
 
             stopped.stopListening()
-            #expect(!NetworkNamespace.threadExists(stoppedThread))
+            #expect(NetworkNamespace.threadEnds(stoppedThread, within: Self.bound))
             #expect(NetworkNamespace.isMonitorThread(witnessThread))
             #expect(namespace.ourNetlinkSockets() == 1)
             let before = heardStopped.all.count
@@ -130,7 +130,7 @@ extension InProcessMonitors {
             #expect(heardWitness.waitFor(.notReachable, within: Self.bound))
             witness.stopListening()
             #expect(heardStopped.all.count == before)
-            #expect(!NetworkNamespace.threadExists(witnessThread))
+            #expect(NetworkNamespace.threadEnds(witnessThread, within: Self.bound))
             #expect(stopped.monitorThreadID == nil && witness.monitorThreadID == nil)
             #expect(namespace.ourNetlinkSockets() == 0)
         }
