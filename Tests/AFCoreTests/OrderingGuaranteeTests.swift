@@ -61,23 +61,27 @@ import Testing
         }
     }
 
-    /// A session's monitor keeps its requests on `rootQueue`; without one, each request runs on
-    /// a queue of its own and the recorder is the request's monitor. Both keep Alamofire's order.
-    static func session(recordedBy recorder: PerRequestRecorder, onRootQueue: Bool) -> Session {
-        makeSession(eventMonitors: onRootQueue ? [recorder] : [])
-    }
-
-    static func request(of session: Session, recordedBy recorder: PerRequestRecorder) -> DataRequest {
-        let request = session.request(Server.http("/bench.json"))
-        return request.ownsQueue ? request.eventMonitor(recorder) : request
+    /// `count` requests made at once. On `rootQueue`: of one session, whose monitor is the
+    /// recorder. Else each of a session of its own without hooks (a request made while another
+    /// of its session is active shares `rootQueue`), on a queue of its own, the recorder its
+    /// request's monitor. Both keep Alamofire's order. The sessions are returned to be kept.
+    static func requests(recordedBy recorder: PerRequestRecorder, onRootQueue: Bool,
+                         count: Int = concurrency) -> (sessions: [Session], requests: [DataRequest]) {
+        if onRootQueue {
+            let session = makeSession(eventMonitors: [recorder])
+            return ([session], (0..<count).map { _ in session.request(Server.http("/bench.json")) })
+        }
+        let sessions = (0..<count).map { _ in makeSession() }
+        return (sessions, sessions.map { $0.request(Server.http("/bench.json")).eventMonitor(recorder) })
     }
 
     @Test(arguments: [true, false])
     func underConcurrencyEachRequestHearsItsEventsAndNotificationsInAlamofiresOrder(onRootQueue: Bool) async throws {
         let recorder = PerRequestRecorder()
         defer { recorder.stopObserving() }
-        let session = Self.session(recordedBy: recorder, onRootQueue: onRootQueue)
-        let requests = (0..<Self.concurrency).map { _ in Self.request(of: session, recordedBy: recorder).validate() }
+        let (sessions, made) = Self.requests(recordedBy: recorder, onRootQueue: onRootQueue)
+        defer { withExtendedLifetime(sessions) {} }
+        let requests = made.map { $0.validate() }
         #expect(requests.allSatisfy { $0.ownsQueue == !onRootQueue })
         await withTaskGroup(of: Void.self) { group in
             for request in requests {
@@ -94,13 +98,17 @@ import Testing
         }
     }
 
-    @Test func eachHandlerRunsOnItsQueueAndSeesItsRequestFinished() async throws {
-        let session = makeSession()
+    /// One session's requests (the first on a queue of its own, the others on `rootQueue`), or
+    /// each of its own session (each on a queue of its own).
+    @Test(arguments: [true, false])
+    func eachHandlerRunsOnItsQueueAndSeesItsRequestFinished(oneSession: Bool) async throws {
+        let sessions = (0..<(oneSession ? 1 : Self.concurrency)).map { _ in makeSession() }
         let key = DispatchSpecificKey<Int>()
         let outcomes = await withTaskGroup(of: (expected: Int, seen: Int?, state: Request.State, value: Bool).self) { group in
             for index in 0..<Self.concurrency {
                 let queue = DispatchQueue(label: "test.handler-\(index)")
                 queue.setSpecific(key: key, value: index)
+                let session = sessions[index % sessions.count]
                 group.addTask {
                     let request = session.request(Server.http("/bench.json")).validate()
                     return await withCheckedContinuation { continuation in
@@ -126,12 +134,13 @@ import Testing
     func aCancelRacingTheCompletionEndsTheRequestOneWay(onRootQueue: Bool) async throws {
         let recorder = PerRequestRecorder()
         defer { recorder.stopObserving() }
-        let session = Self.session(recordedBy: recorder, onRootQueue: onRootQueue)
+        let (sessions, requests) = Self.requests(recordedBy: recorder, onRootQueue: onRootQueue)
+        defer { withExtendedLifetime(sessions) {} }
+        #expect(requests.allSatisfy { $0.ownsQueue == !onRootQueue })
         let calls = Protected<[UUID: Int]>([:])
         let results = await withTaskGroup(of: (Request, AFDataResponse<Data>).self) { group in
-            for _ in 0..<Self.concurrency {
+            for request in requests {
                 group.addTask {
-                    let request = Self.request(of: session, recordedBy: recorder)
                     let response = await withCheckedContinuation { continuation in
                         request.responseData(queue: DispatchQueue(label: "test.racing-handler")) { response in
                             calls.withLock { $0[request.id, default: 0] += 1 }

@@ -39,16 +39,19 @@ extension Request {
         }
     }
 
-    /// The queue of the request's handlers, if they have one and the request its own queue:
-    /// the engine under load then hands the request's end to that queue, which completes it
-    /// inside the request's queue and calls the handlers after, with no trip between. Not the
-    /// main queue, which Alamofire keeps free of serialization.
+    /// Where the engine under load hands the end of a request on a queue of its own: to the one
+    /// queue of its handlers, which completes it inside the request's queue and calls the
+    /// handlers after, with no trip between (not the main queue, which Alamofire keeps free of
+    /// serialization); else to `rootQueue`, which takes the ends of one engine pass in one trip
+    /// (sent each to its request's queue, every end would wake a worker of its own). Nil for a
+    /// request on `rootQueue`: its task's queue.
     var completionQueue: DispatchQueue? {
         guard ownsQueue else { return nil }
-        return mutableState.withLock { state in
+        let handlerQueue = mutableState.withLock { state -> DispatchQueue? in
             guard case let .one(queue) = state.handlerQueues, queue.label != DispatchQueue.mainQueueLabel else { return nil }
             return queue
         }
+        return handlerQueue ?? session?.rootQueue
     }
 
     /// The session took the request in (as it was made, or for eager setup on `rootQueue`);

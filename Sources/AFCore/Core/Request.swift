@@ -159,6 +159,11 @@ public class Request: @unchecked Sendable {
         self.delegate = delegate
     }
 
+    deinit {
+        // A queue of the request's own goes back to its session for the next request.
+        if ownsQueue, let session = delegate as? Session { session.keepSpare(underlyingQueue) }
+    }
+
     /// Builds the `URLRequest` of a new attempt; each subclass knows its source.
     func makeURLRequest() throws -> URLRequest {
         throw AFError.createURLRequestFailed(error: URLError(.badURL))
