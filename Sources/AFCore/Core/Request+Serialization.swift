@@ -6,9 +6,9 @@ import FoundationNetworking
 // Response serializers run one at a time on `serializationQueue` once the request finished;
 // their completions are all delivered at the end, then the session forgets the request.
 extension Request {
-    /// Adds a serializer whose handler is called on `handlerQueue` (nil: a waiting task is
-    /// resumed, or the caller does not say); it runs now if the request already finished, and
-    /// starts the request when the session starts requests immediately.
+    /// Adds a serializer, whose handler is called on `handlerQueue` as far as the caller says;
+    /// it runs now if the request already finished, and starts the request when the session
+    /// starts requests immediately.
     func appendResponseSerializer(handlerQueue: HandlerQueues = .several, _ closure: @escaping @Sendable () -> Void) {
         let (runNow, shouldResume) = mutableState.withLock { state -> (Bool, Bool) in
             state.responseSerializers.append(closure)
