@@ -11,9 +11,20 @@ import Testing
 /// caller's thread, inside the request's queue, so the first trip is to the engine; when other
 /// transfers run, the engine hands the request's end to its handler's queue, which completes it
 /// inside the request's queue and calls the handler where it already is. A trip added back
-/// fails here. (The stalled transfers that keep the engine busy are started after the measured
-/// request is made, so that it still gets its own queue.)
+/// fails here. (The stalled transfers that keep the engine busy are made after the measured
+/// request, so that it still gets its own queue; see `stall(in:)`.)
 @Suite(.timeLimit(.minutes(1))) struct OwnQueueHandOffTests {
+    /// A request held by the server, made while `measured` is active (so on `rootQueue`), and
+    /// handed to the engine before this returns: its setup is queued on `rootQueue` as its handler
+    /// is added, and the wait goes behind it. The engine takes starts in order, so the transfer
+    /// runs when the measured request's, started after, ends.
+    static func stall(in session: Session) async -> DataRequest {
+        let stalled = session.request(Server.faults("/stall"))
+        stalled.response(queue: .global()) { _ in }
+        await withCheckedContinuation { continuation in session.rootQueue.async { continuation.resume() } }
+        return stalled
+    }
+
     @Test func aRequestOfAHooklessSessionHasAQueueOfItsOwn() {
         let session = makeSession()
         let request = session.request(Server.http("/bench.json"))
@@ -83,10 +94,7 @@ import Testing
     @Test func aCompletionWhileAnotherTransferRunsGoesToTheHandlersQueue() async throws {
         let session = makeSession()
         let request = session.request(Server.http("/bench.json")).validate()
-        // Handed to the engine as its handler is added (its setup runs then, on this thread):
-        // it runs when the request ends.
-        let stalled = session.request(Server.faults("/stall"))
-        stalled.response(queue: .global()) { _ in }
+        let stalled = await Self.stall(in: session)
         let handlerQueue = DispatchQueue(label: "test.own-queue-handler")
         let key = DispatchSpecificKey<Int>()
         handlerQueue.setSpecific(key: key, value: 7)
@@ -117,8 +125,7 @@ import Testing
     @Test func anAwaitedRequestEndingWhileAnotherTransferRunsMakesThreeTrips() async throws {
         let session = makeSession()
         let request = session.request(Server.http("/bench.json")).validate()
-        let stalled = session.request(Server.faults("/stall"))
-        stalled.response(queue: .global()) { _ in }
+        let stalled = await Self.stall(in: session)
         let value = try? await request.serializingDecodable([String: String].self).value
         stalled.cancel()
         #expect(request.ownsQueue && value != nil)
@@ -130,8 +137,7 @@ import Testing
     @Test func handlersOnTwoQueuesEachRunOnTheirs() async throws {
         let session = makeSession()
         let request = session.request(Server.http("/bench.json"))
-        let stalled = session.request(Server.faults("/stall"))
-        stalled.response(queue: .global()) { _ in }
+        let stalled = await Self.stall(in: session)
         let first = DispatchQueue(label: "test.first-handler"), second = DispatchQueue(label: "test.second-handler")
         let key = DispatchSpecificKey<String>()
         first.setSpecific(key: key, value: "first")
