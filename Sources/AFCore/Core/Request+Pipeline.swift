@@ -23,8 +23,11 @@ extension Request {
 
     private func send(notifying name: Notification.Name?, _ event: @escaping @Sendable (any EventMonitor) -> Void) {
         if let composite = sessionMonitors {
-            composite.performEvent(event)
-            if let name { composite.postNotification(name, of: self, now: ownsQueue) }
+            if let name {
+                composite.performNotifiedEvent(name, of: self, now: ownsQueue, event)
+            } else {
+                composite.performEvent(event)
+            }
         }
         for monitor in mutableState.withLock({ $0.eventMonitors }) {
             monitor.queue.async { event(monitor) }

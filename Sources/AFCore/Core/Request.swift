@@ -161,7 +161,7 @@ public class Request: @unchecked Sendable {
 
     deinit {
         // A queue of the request's own goes back to its session for the next request.
-        if ownsQueue, let session = delegate as? Session { session.keepSpare(underlyingQueue) }
+        if ownsQueue { session?.requestQueues.keep(underlyingQueue) }
     }
 
     /// Builds the `URLRequest` of a new attempt; each subclass knows its source.
@@ -268,11 +268,13 @@ public class Request: @unchecked Sendable {
 
     // MARK: Lifecycle
 
+    /// What a `resume()` found to do.
+    private enum ResumeAction: Sendable { case none, resumed, setup, resumeTask(SessionTask) }
+
     /// Starts or resumes the request; callable from any queue.
     @discardableResult
     public func resume() -> Self {
-        enum Action: Sendable { case none, resumed, setup, resumeTask(SessionTask) }
-        let action = mutableState.withLock { state -> Action in
+        let action = mutableState.withLock { state -> ResumeAction in
             guard state.state.canTransition(to: .resumed) else { return .none }
             state.state = .resumed
             if let task = state.tasks.last, task.state != .completed { return .resumeTask(task) }
@@ -283,34 +285,38 @@ public class Request: @unchecked Sendable {
             return .resumed
         }
         if case .none = action { return self }
-        let resumed: @Sendable () -> Void = {
-            self.emit(notifying: Request.didResumeNotification) { $0.requestDidResume(self) }
-            if case let .resumeTask(task) = action {
-                // The event goes out before the task can report anything (see didCreateTask).
-                self.emit(notifying: Request.didResumeTaskNotification) {
-                    $0.request(self, didResumeTask: self.urlSessionTask(for: task))
-                }
-                self.applyState(to: task)
-            }
-        }
-        let setUp = { [self] in
-            if let delegate {
-                delegate.readyToPerform(request: self)
-            } else {
-                underlyingQueue.async { self.finish(error: .sessionDeinitialized) }
-            }
-        }
         if ownsQueue {
             // A queue of the request's own: the caller does the work there itself, no trip.
             underlyingQueue.runOrSync {
-                resumed()
-                if case .setup = action { setUp() }
+                announceResume(action)
+                if case .setup = action { askForSetup() }
             }
             return self
         }
-        underlyingQueue.runOrAsync(recording: handOffs, resumed)
-        if case .setup = action { setUp() }
+        underlyingQueue.runOrAsync(recording: handOffs, { self.announceResume(action) })
+        if case .setup = action { askForSetup() }
         return self
+    }
+
+    /// Tells the monitors of a resume, then brings the task there is to the request's state.
+    private func announceResume(_ action: ResumeAction) {
+        emit(notifying: Request.didResumeNotification) { $0.requestDidResume(self) }
+        if case let .resumeTask(task) = action {
+            // The event goes out before the task can report anything (see didCreateTask).
+            emit(notifying: Request.didResumeTaskNotification) {
+                $0.request(self, didResumeTask: self.urlSessionTask(for: task))
+            }
+            applyState(to: task)
+        }
+    }
+
+    /// Asks the session to set the request up (its first resume); with the session gone, ends it.
+    private func askForSetup() {
+        if let delegate {
+            delegate.readyToPerform(request: self)
+        } else {
+            underlyingQueue.async { self.finish(error: .sessionDeinitialized) }
+        }
     }
 
     /// Pauses the request; callable from any queue.

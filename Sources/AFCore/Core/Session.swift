@@ -69,11 +69,8 @@ open class Session: @unchecked Sendable {
     /// `queues(forRequestWith:)`): nothing of the session's (an interceptor, a redirect or cache
     /// handler, a monitor, queues of its caller's) needs their events in one order.
     let givesRequestsOwnQueues: Bool
-    /// Queues that requests on a queue of their own had, kept for the next ones: making a
-    /// marked queue per request and releasing it (which wakes a Dispatch worker to dispose of
-    /// its marks) cost more than the trip to `rootQueue` it saves.
-    private let spareRequestQueues = Protected<[DispatchQueue]>([])
-    private static let maximumSpareRequestQueues = 64
+    /// The queues of requests that have one of their own.
+    let requestQueues = RequestQueues()
     let engine: CurlEngine
     let taskConfiguration: TaskConfiguration
     let activeRequests = Protected(ActiveRequests())
@@ -192,20 +189,8 @@ open class Session: @unchecked Sendable {
         guard givesRequestsOwnQueues, interceptor == nil, activeRequests.withLock({ $0.isEmpty }) else {
             return (rootQueue, serializationQueue)
         }
-        let queue = spareRequestQueues.withLock { $0.popLast() } ?? {
-            let made = DispatchQueue(label: "org.alamofire.request")
-            made.markForCurrentCheck()
-            return made
-        }()
+        let queue = requestQueues.take()
         return (queue, queue)
-    }
-
-    /// Keeps the queue of a request that had one of its own, which is gone: nothing of that
-    /// request's runs on it any more (its task ended, or never started).
-    func keepSpare(_ queue: DispatchQueue) {
-        spareRequestQueues.withLock { spares in
-            if spares.count < Self.maximumSpareRequestQueues { spares.append(queue) }
-        }
     }
 
     /// Calls `action` on `rootQueue` with the requests that have not finished.

@@ -58,11 +58,12 @@ public final class CompositeEventMonitor: EventMonitor {
     /// task object is made for them). They post on this monitor's queue, which runs behind the
     /// session's `rootQueue`, where these events are emitted: posting then needs no other thread
     /// to wake. Notifications wait in order in `pendingNotifications`; only the one that finds it
-    /// empty schedules a pass of the queue, and that pass posts all that arrived by then.
-    func performNotifiedEvent(_ name: Notification.Name, of request: Request,
+    /// empty schedules a pass of the queue, and that pass posts all that arrived by then. With
+    /// `now`, posted at once (see `postNotification`).
+    func performNotifiedEvent(_ name: Notification.Name, of request: Request, now: Bool = false,
                               _ event: @escaping @Sendable (any EventMonitor) -> Void) {
         performEvent(event)
-        postNotification(name, of: request)
+        postNotification(name, of: request, now: now)
     }
 
     /// Queues `name` about `request` for the notification posters (see `performNotifiedEvent`);
@@ -70,11 +71,7 @@ public final class CompositeEventMonitor: EventMonitor {
     /// not behind `rootQueue`, and posted there in their order.
     func postNotification(_ name: Notification.Name, of request: Request, now: Bool = false) {
         guard !notifiers.isEmpty else { return }
-        if now {
-            let notification = Notification(name: name, object: nil, userInfo: Notification.userInfo(for: request))
-            for notifier in notifiers { notifier.post(notification) }
-            return
-        }
+        if now { return post(name, userInfo: Notification.userInfo(for: request)) }
         let wasEmpty = pendingNotifications.withLock { lists in
             defer { lists.pending.append((name, request)) }
             return lists.pending.isEmpty
@@ -96,9 +93,13 @@ public final class CompositeEventMonitor: EventMonitor {
         var last: (request: Request, userInfo: [AnyHashable: Any])?
         for (name, request) in notifications {
             if last?.request !== request { last = (request, Notification.userInfo(for: request)) }
-            let notification = Notification(name: name, object: nil, userInfo: last?.userInfo)
-            for notifier in notifiers { notifier.post(notification) }
+            post(name, userInfo: last?.userInfo)
         }
+    }
+
+    private func post(_ name: Notification.Name, userInfo: [AnyHashable: Any]?) {
+        let notification = Notification(name: name, object: nil, userInfo: userInfo)
+        for notifier in notifiers { notifier.post(notification) }
     }
 
     public func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
