@@ -37,7 +37,7 @@ public class Request: @unchecked Sendable {
         var metrics = SmallList<TaskMetrics>()
         var response: ReceivedResponse?
         var retryCount = 0
-        var error: AFError?
+        @OutOfLine var error: AFError?
         var validators = SmallList<@Sendable () -> Void>()
         var responseSerializers = SmallList<@Sendable () -> Void>()
         var responseSerializerCompletions = SmallList<@Sendable () -> Void>()
@@ -49,7 +49,7 @@ public class Request: @unchecked Sendable {
         /// request ends with instead of another attempt.
         var retryStop: RetryStop?
         /// A retrier is deciding about the failure `error`; `stop` ends that wait with a final error.
-        var retryDecision: (error: AFError, stop: @Sendable (AFError) -> Void)?
+        @OutOfLine var retryDecision: (error: AFError, stop: @Sendable (AFError) -> Void)?
         /// A retrier asked for another attempt, which has not begun (it may wait for its delay).
         var retryScheduled = false
         /// The timer of a retry waiting for its delay. Cancelled when that retry will not begin

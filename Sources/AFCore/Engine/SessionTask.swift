@@ -87,7 +87,7 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         /// Whether this hop's exchange is the second attempt after a trust evaluator fetched data.
         var fetchedForTrust = false
         /// The stored response a conditional request is revalidating.
-        var cacheRevalidating: HTTPCacheEntry?
+        @OutOfLine var cacheRevalidating: HTTPCacheEntry?
         /// Whether the response may be stored (the request did not say no-store).
         var cacheMayStore = true
         /// Where each exchange writes its response body, instead of memory.

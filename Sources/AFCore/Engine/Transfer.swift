@@ -58,12 +58,12 @@ final class Transfer: @unchecked Sendable {
         var isSuspended = false
         var idleWatch: IdleWatch?
         var lastProgress = TransferProgress()
-        var setupFailure: CurlFailure?
+        @OutOfLine var setupFailure: CurlFailure?
         var uploadError: URLError?
-        var uploadAFError: AFError?
+        @OutOfLine var uploadAFError: AFError?
         var decompression: DecompressionMeter?
         var decompressionError: URLError?
-        var trustError: AFError?
+        @OutOfLine var trustError: AFError?
         var trustPending: ServerTrustEvaluationPending?
         /// What curl's socket callback is handed (see `NetworkPathWatch`).
         var socketSlot = afc_socket_slot()
