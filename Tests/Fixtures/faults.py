@@ -64,6 +64,8 @@ Paths:
   /oauth/refreshes/KEY how many token requests KEY made (text/plain)
   /oauth/forget/KEY    forgets the tokens issued to KEY so far, as a restarted token server would:
                        its access token gets 401, a refresh with one of its refresh tokens invalid_grant
+  CONNECT host:port  a tunnel, as an HTTP proxy makes one for HTTPS: 200 (with an X-Proxy field),
+                    then bytes both ways; CONNECT refused.invalid:443 gets 403 with a short body
 Anything else: 404.
 """
 import collections
@@ -335,6 +337,41 @@ def inflate(conn, query):
         pass
 
 
+def tunnel(conn, target, early):
+    """A CONNECT tunnel to `target` ("host:port"): bytes both ways until either side closes."""
+    host, _, port = target.rpartition(":")
+    if host == "refused.invalid":
+        respond(conn, "403 Forbidden", b"tunnel refused")
+        return
+    try:
+        upstream = socket.create_connection((host.strip("[]"), int(port)), timeout=10)
+    except (OSError, ValueError):
+        respond(conn, "502 Bad Gateway", b"no route to the target")
+        return
+    upstream.settimeout(None)
+    conn.sendall(b"HTTP/1.1 200 Connection established\r\nX-Proxy: faults\r\n\r\n")
+    if early:
+        upstream.sendall(early)
+
+    def pump(source, sink):
+        try:
+            while chunk := source.recv(65536):
+                sink.sendall(chunk)
+        except OSError:
+            pass
+        for side in (source, sink):
+            try:
+                side.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    back = threading.Thread(target=pump, args=(upstream, conn), daemon=True)
+    back.start()
+    pump(conn, upstream)
+    back.join()
+    upstream.close()
+
+
 def handle(conn):
     global accepted
     with conn:
@@ -349,6 +386,8 @@ def handle(conn):
                 head_text = data.split(b"\r\n\r\n", 1)[0].decode("latin-1")
                 line = head_text.split("\r\n", 1)[0]
                 parts = line.split(" ")
+                if parts[0] == "CONNECT" and len(parts) > 1:
+                    return tunnel(conn, parts[1], data.split(b"\r\n\r\n", 1)[1])
                 target = urlsplit(parts[1] if len(parts) > 1 else "/")
                 path, query = target.path, parse_qs(target.query)
                 headers = {}

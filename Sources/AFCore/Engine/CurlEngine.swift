@@ -477,6 +477,7 @@ final class CurlEngine: @unchecked Sendable {
         handle.shard = nil
         running[handle.raw] = nil
         if transfer.idleWatch != nil { idleWatched.removeAll { $0 === transfer } }
+        if !cancelled { transfer.reportHeldChallenge() }
         let outcome = transfer.makeOutcome(result: result, cancelled: cancelled)
         keptConnection = running.isEmpty
             ? EngineCommandQueue.KeptConnection(of: transfer, outcome: outcome, shard: shard.index) : nil

@@ -103,6 +103,9 @@ final class StandingOptions: Equatable, Sendable {
         }
         if values.timeoutMilliseconds > 0 { handle.set(CURLOPT_TIMEOUT_MS, values.timeoutMilliseconds) }
         handle.set(CURLOPT_PROXY, string: values.proxy)
+        // A proxy's answer to CONNECT (the tunnel for HTTPS) is not the response: URLSession
+        // reports only the origin's.
+        if !values.proxy.isEmpty { handle.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1) }
         // Always set: left unset, curl reads `no_proxy` and `NO_PROXY` from the environment on
         // every transfer, although the session read its proxy settings once, environment included.
         handle.set(CURLOPT_NOPROXY, string: values.noProxy ?? "")

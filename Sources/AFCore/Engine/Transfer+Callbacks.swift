@@ -45,7 +45,25 @@ extension Transfer {
                 body = Data(capacity: min(length, isRedirect ? Self.maximumRedirectBody : Self.maximumReservation))
             }
         }
-        if reportsEvents || spec.bodyStream != nil || heldByGate { delegate.transferDidReceiveHead(self, head: head) }
+        if heldChallenge != nil {
+            // A head after a held challenge: curl answered it, so it was not the response.
+            heldChallenge = nil
+            challengeAnswered = true
+        }
+        guard reportsEvents || spec.bodyStream != nil || heldByGate else { return }
+        if head.statusCode == 401, spec.credential != nil, !challengeAnswered {
+            heldChallenge = head
+        } else {
+            delegate.transferDidReceiveHead(self, head: head)
+        }
+    }
+
+    /// Reports the held challenge as the response: curl did not answer it (its body arrived, or
+    /// the exchange ended with it).
+    func reportHeldChallenge() {
+        guard let head = heldChallenge else { return }
+        heldChallenge = nil
+        delegate.transferDidReceiveHead(self, head: head)
     }
 
     /// Fills curl's upload buffer: from the file, or from the stream pump (pausing when it is
@@ -106,6 +124,7 @@ extension Transfer {
 
     func takeBody(_ bytes: UnsafeRawPointer, count: Int) -> Intake {
         if rangeRejected { return .refused }
+        if heldChallenge != nil { reportHeldChallenge() }
         if heldByGate {
             guard spec.responseGate?.isOpen == true else { return .pause }  // offered again on release
             heldByGate = false

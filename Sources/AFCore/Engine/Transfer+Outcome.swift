@@ -30,7 +30,8 @@ extension Transfer {
                     message = "cannot connect to the Unix socket at \(socket)" + (message.map { " (\($0))" } ?? "")
                 }
                 failure = CurlFailure(code: result, message: message,
-                                      localError: uploadError ?? writeFailure ?? decompressionError ?? networkFailure(result, message: message),
+                                      localError: uploadError ?? writeFailure ?? decompressionError ?? tunnelRefusal(handle)
+                                          ?? networkFailure(result, message: message),
                                       afError: trustError ?? uploadAFError, trustPending: trustPending)
             }
         }
@@ -49,6 +50,17 @@ extension Transfer {
         handle = nil
         phase = .finished
         return outcome
+    }
+
+    /// The failure's `URLError` when the proxy refused the tunnel to the host (it answered
+    /// CONNECT with other than 2xx): the host could not be reached, for the reason the proxy gave.
+    func tunnelRefusal(_ handle: EasyHandle) -> URLError? {
+        let status = handle.info(long: CURLINFO_HTTP_CONNECTCODE)
+        guard status >= 300 else { return nil }
+        let reason = "it answered \(status) to CONNECT" + (status == 407 ? " (proxy authentication required)" : "")
+        var userInfo: [String: Any] = [NSLocalizedDescriptionKey: "The proxy refused the tunnel to the host: \(reason)"]
+        if let url = spec.requestURL { userInfo[NSURLErrorFailingURLErrorKey] = url }
+        return URLError(.cannotConnectToHost, userInfo: userInfo)
     }
 
     /// The failure's `URLError` when the host's network explains it: no usable path to connect

@@ -55,6 +55,8 @@ final class Transfer: @unchecked Sendable {
         var rangeRejected = false
         var isRedirect = false
         var redirectBodyDropped = false
+        @OutOfLine var heldChallenge: ResponseHead?
+        var challengeAnswered = false
         var isSuspended = false
         var idleWatch: IdleWatch?
         var lastProgress = TransferProgress()
@@ -109,6 +111,12 @@ final class Transfer: @unchecked Sendable {
     var redirectBodyDropped: Bool {
         get { state.pointee.redirectBodyDropped } _modify { yield &state.pointee.redirectBodyDropped }
     }
+    /// A 401 head not reported yet: curl answers the first challenge with the request's
+    /// credential, and then that head is not the response. Reported once the challenge proves
+    /// to be the response (its body arrives, or the exchange ends with it).
+    var heldChallenge: ResponseHead? { get { state.pointee.heldChallenge } _modify { yield &state.pointee.heldChallenge } }
+    /// Whether curl answered a challenge of this exchange (a later 401 is the response).
+    var challengeAnswered: Bool { get { state.pointee.challengeAnswered } _modify { yield &state.pointee.challengeAnswered } }
     /// Receive buffer for bodies written to disk: fewer, larger writes (curl's default is 16 KiB).
     static let downloadBufferSize = 512 << 10
     /// Send buffer for bodies read from a file or a stream: fewer, larger reads and socket
