@@ -16,6 +16,37 @@ import Testing
         #expect(try await child.end() == 0)
         #expect(reported?.contains("epoll") == true, "\(reported ?? "no line")")
     }
+
+    /// A socket the epoll set refuses (the system out of watches) fails its request at once with
+    /// the reason; curl alone would wait on it until the request's timeout. Run in a child
+    /// process (`RefusedWatchChild`), whose adds to any epoll set fail from a point on.
+    @Test func aSocketTheEpollSetRefusesFailsItsRequestWithTheReason() async throws {
+        let child = try startChildSuite("RefusedWatchChild", adding: [RefusedWatchChild.key: "1"])
+        let reported = await child.line(containing: "AF-CHILD-ERROR")
+        #expect(try await child.end() == 0)
+        #expect(reported?.contains("could not watch the connection's socket") == true, "\(reported ?? "no line")")
+    }
+}
+
+@Suite struct RefusedWatchChild {
+    static let key = "AF_ENGINE_REFUSED_WATCH"
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[key] != nil))
+    func aRequestFailsAtOnce() async throws {
+        let listener = try SilentListener()
+        defer { listener.close() }
+        let configuration = URLSessionConfiguration.af.default
+        // Longer than the parent's time limit: a request that waits for it fails the parent.
+        configuration.timeoutIntervalForRequest = 120
+        let session = Session(configuration: configuration)
+        // Once a request ran, the engine's own descriptors are in its set.
+        _ = await session.request("http://127.0.0.1:9/never").serializingData().response
+        #expect(refuseEpollAdds(with: ENOSPC))
+        let response = await session.request("http://127.0.0.1:\(listener.port)/silent").serializingData().response
+        let description = response.error.map { String(describing: $0) } ?? "no error"
+        FileHandle.standardOutput.write(Data("AF-CHILD-ERROR \(description)\n".utf8))
+        #expect((response.error?.underlyingError as? URLError)?.code == .cannotConnectToHost)
+    }
 }
 
 @Suite struct NoDescriptorsChild {

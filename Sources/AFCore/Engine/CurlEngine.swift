@@ -200,6 +200,7 @@ final class CurlEngine: @unchecked Sendable {
         var endedAtOnce = true
         if case let .running(handle) = transfer.phase, let shard = handle.shard {
             endedAtOnce = shard.runTimers() < shard.running
+            endUnwatched(in: shard)
         }
         // A connection off the host opened here is watched from now: the parked engine's own pass
         // would only see it after its wait.
@@ -228,6 +229,7 @@ final class CurlEngine: @unchecked Sendable {
             // a socket whose number a new connection then takes.
             for event in ready.prefix(readyCount) where event.multi != EngineWaitSet.own && Int(event.multi) < shards.count {
                 shards[Int(event.multi)].act(on: event.fd, what: event.what)
+                endUnwatched(in: shards[Int(event.multi)])
             }
             readyCount = 0
             let limit = splitsBursts ? Self.commandsPerPass : Int.max
@@ -285,7 +287,20 @@ final class CurlEngine: @unchecked Sendable {
     private func runDueTimers() {
         let now = DispatchTime.now().uptimeNanoseconds
         guard refreshDeadlines(now: now) <= now else { return }
-        for shard in shards where shard.deadline <= now { shard.runTimers() }
+        for shard in shards where shard.deadline <= now {
+            shard.runTimers()
+            endUnwatched(in: shard)
+        }
+    }
+
+    /// Ends the transfers whose new socket the wait set refused in the last curl call on
+    /// `shard`: curl would wait on that socket until the transfer's timeout.
+    private func endUnwatched(in shard: CurlShard) {
+        shard.takeUnwatched { easy, reason in
+            guard let transfer = running[easy] else { return }
+            transfer.noteUnwatchedSocket(reason: reason)
+            finish(transfer, result: CURLE_COULDNT_CONNECT, cancelled: false)
+        }
     }
 
     /// Reads each multi handle's next deadline; returns the soonest.

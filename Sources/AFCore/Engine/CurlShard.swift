@@ -29,7 +29,8 @@ final class CurlShard {
         afc_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, maximumConnectionsPerHost)
         afc_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, maximumCachedConnections)
         route = .allocate(capacity: 1)
-        route.initialize(to: afc_socket_route(multi: multi, epoll_fd: waitSet.epoll, index: UInt32(index)))
+        route.initialize(to: afc_socket_route(multi: multi, epoll_fd: waitSet.epoll, index: UInt32(index), unwatched: nil,
+                                              unwatched_count: 0, unwatched_capacity: 0, unwatched_errno: 0))
         afc_wait_route_sockets(route)
     }
 
@@ -77,9 +78,24 @@ final class CurlShard {
         }
     }
 
+    /// Calls `body` with each transfer whose new socket the wait set refused since the last
+    /// call, and the reason (an errno); curl goes on waiting for such a socket, so the transfer
+    /// must be ended.
+    func takeUnwatched(_ body: (UnsafeMutableRawPointer, Int32) -> Void) {
+        guard route.pointee.unwatched_count > 0 else { return }
+        let reason = route.pointee.unwatched_errno
+        var taken = [UnsafeMutableRawPointer?](repeating: nil, count: 16)
+        while true {
+            let count = taken.withUnsafeMutableBufferPointer { Int(afc_wait_take_unwatched(route, $0.baseAddress!, 16)) }
+            for easy in taken.prefix(count) { if let easy { body(easy, reason) } }
+            if count < 16 { return }
+        }
+    }
+
     /// Frees the multi handle (closing its connections) and its route; the last call.
     func close() {
         curl_multi_cleanup(multi)
+        afc_wait_route_free(route)
         route.deallocate()
     }
 }

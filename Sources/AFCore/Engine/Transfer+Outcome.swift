@@ -30,7 +30,7 @@ extension Transfer {
                     message = "cannot connect to the Unix socket at \(socket)" + (message.map { " (\($0))" } ?? "")
                 }
                 failure = CurlFailure(code: result, message: message,
-                                      localError: uploadError ?? writeFailure ?? decompressionError ?? tunnelRefusal(handle)
+                                      localError: uploadError ?? watchFailure ?? writeFailure ?? decompressionError ?? tunnelRefusal(handle)
                                           ?? networkFailure(result, message: message),
                                       afError: trustError ?? uploadAFError, trustPending: trustPending)
             }
@@ -50,6 +50,17 @@ extension Transfer {
         handle = nil
         phase = .finished
         return outcome
+    }
+
+    /// Records why the engine's wait set refused the transfer's socket (an errno), before the
+    /// engine ends it: without a watch, curl would wait on that socket until the timeout.
+    func noteUnwatchedSocket(reason: Int32) {
+        let limit = reason == ENOSPC ? " (the limit on watched descriptors, fs.epoll.max_user_watches, is reached)" : ""
+        var userInfo: [String: Any] = [
+            NSLocalizedDescriptionKey: "The engine could not watch the connection's socket: \(String(cString: strerror(reason)))\(limit)",
+        ]
+        if let url = spec.requestURL { userInfo[NSURLErrorFailingURLErrorKey] = url }
+        watchFailure = URLError(.cannotConnectToHost, userInfo: userInfo)
     }
 
     /// The failure's `URLError` when the proxy refused the tunnel to the host (it answered

@@ -62,6 +62,7 @@ final class Transfer: @unchecked Sendable {
         var lastProgress = TransferProgress()
         @OutOfLine var setupFailure: CurlFailure?
         var uploadError: URLError?
+        var watchFailure: URLError?
         @OutOfLine var uploadAFError: AFError?
         var decompression: DecompressionMeter?
         var decompressionError: URLError?
@@ -131,6 +132,8 @@ final class Transfer: @unchecked Sendable {
     var setupFailure: CurlFailure? { get { state.pointee.setupFailure } _modify { yield &state.pointee.setupFailure } }
     /// Set when reading the upload body failed mid-transfer; reported instead of curl's abort.
     var uploadError: URLError? { get { state.pointee.uploadError } _modify { yield &state.pointee.uploadError } }
+    /// Set when the engine's wait set refused the transfer's socket; reported instead of curl's result.
+    var watchFailure: URLError? { get { state.pointee.watchFailure } _modify { yield &state.pointee.watchFailure } }
     /// Why a segmented body could not be read (a form's file gone or changed).
     var uploadAFError: AFError? { get { state.pointee.uploadAFError } _modify { yield &state.pointee.uploadAFError } }
     /// Set for a content-coded body under a decompression limit; `decompressionError` once it refused.

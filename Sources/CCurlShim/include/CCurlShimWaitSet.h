@@ -50,15 +50,29 @@ void afc_wait_arm(int timer_fd, long timeout_ms);
 /// Disarms the timer (so it does not wake a later wait).
 void afc_wait_disarm(int timer_fd);
 
-/// Where one multi handle's sockets go: the set, and the index their entries carry.
+/// Where one multi handle's sockets go: the set, and the index their entries carry. Start it
+/// zeroed but for the first three fields.
 typedef struct afc_socket_route {
     CURLM *_Nullable multi;
     int epoll_fd;
     uint32_t index;
+    /// The transfers whose new socket the set refused (no memory, or the per-user limit on
+    /// watched descriptors), since the last `afc_wait_take_unwatched`: curl's socket callback
+    /// cannot fail one transfer, so the engine ends them after curl returns. `unwatched_errno`
+    /// says why (the last refusal's errno).
+    CURL *_Nullable *_Nullable unwatched;
+    int unwatched_count;
+    int unwatched_capacity;
+    int unwatched_errno;
 } afc_socket_route;
 /// Makes curl add `route->multi`'s sockets to the set, change what is watched on them and
 /// remove them, as its socket callback says. `route` must outlive the multi handle.
 void afc_wait_route_sockets(afc_socket_route *route);
+/// Moves the transfers refused since the last call into `into` (up to `capacity`); returns how
+/// many. Call again while it returns `capacity`.
+int afc_wait_take_unwatched(afc_socket_route *route, CURL *_Nullable *_Nonnull into, int capacity);
+/// Frees what the route holds besides itself; after its multi handle is cleaned up.
+void afc_wait_route_free(afc_socket_route *route);
 
 #pragma clang assume_nonnull end
 

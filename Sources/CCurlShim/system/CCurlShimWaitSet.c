@@ -1,6 +1,8 @@
 #include "CCurlShimWaitSet.h"
 
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/timerfd.h>
@@ -77,6 +79,8 @@ void afc_wait_disarm(int timer_fd) {
     timerfd_settime(timer_fd, 0, &off, NULL);
 }
 
+static void note_unwatched(afc_socket_route *route, CURL *easy, int error);
+
 // curl's socket callback. `known` (curl's per-socket pointer, set with curl_multi_assign) marks a
 // socket already in the set. A socket curl wants nothing from is taken out of the set: epoll
 // reports a hang-up even without interest, and a paused transfer's socket would wake the engine
@@ -96,11 +100,47 @@ static int route_socket(CURL *easy, curl_socket_t socket, int what, void *contex
     if (what & CURL_POLL_OUT) interest.events |= EPOLLOUT;
     // A socket curl still knows may have been closed and its number reused: then it is added.
     if (known && epoll_ctl(route->epoll_fd, EPOLL_CTL_MOD, socket, &interest) == 0) return 0;
-    if (epoll_ctl(route->epoll_fd, EPOLL_CTL_ADD, socket, &interest) != 0 && errno == EEXIST) {
-        epoll_ctl(route->epoll_fd, EPOLL_CTL_MOD, socket, &interest);
+    if (epoll_ctl(route->epoll_fd, EPOLL_CTL_ADD, socket, &interest) != 0) {
+        if (errno == EEXIST) {
+            epoll_ctl(route->epoll_fd, EPOLL_CTL_MOD, socket, &interest);
+        } else {
+            note_unwatched(route, easy, errno);
+            return 0;
+        }
     }
     if (!known) curl_multi_assign(route->multi, socket, route);
     return 0;
+}
+
+// Keeps `easy` for the engine to end. Returning -1 would make curl fail every transfer of the
+// multi handle, not just this one.
+static void note_unwatched(afc_socket_route *route, CURL *easy, int error) {
+    route->unwatched_errno = error;
+    for (int index = 0; index < route->unwatched_count; index++) {
+        if (route->unwatched[index] == easy) return;
+    }
+    if (route->unwatched_count == route->unwatched_capacity) {
+        int capacity = route->unwatched_capacity ? route->unwatched_capacity * 2 : 8;
+        CURL **grown = realloc(route->unwatched, sizeof(CURL *) * (size_t)capacity);
+        if (!grown) return;  // left to its timeout: no memory to remember it
+        route->unwatched = grown;
+        route->unwatched_capacity = capacity;
+    }
+    route->unwatched[route->unwatched_count++] = easy;
+}
+
+int afc_wait_take_unwatched(afc_socket_route *route, CURL **into, int capacity) {
+    int count = route->unwatched_count < capacity ? route->unwatched_count : capacity;
+    if (count <= 0) return 0;
+    memcpy(into, route->unwatched + route->unwatched_count - count, sizeof(CURL *) * (size_t)count);
+    route->unwatched_count -= count;
+    return count;
+}
+
+void afc_wait_route_free(afc_socket_route *route) {
+    free(route->unwatched);
+    route->unwatched = NULL;
+    route->unwatched_count = route->unwatched_capacity = 0;
 }
 
 void afc_wait_route_sockets(afc_socket_route *route) {
