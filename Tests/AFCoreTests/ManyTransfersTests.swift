@@ -39,7 +39,9 @@ import Testing
         // Two multi handles of 512 connections each.
         configuration.httpMaximumConnectionsPerHost = 1024
         let session = makeSession(configuration: configuration)
-        let url = TestServers.shared.all["longpoll"]! + "/hold?ms=500"
+        // Each request is held until 513 are held at once (more than one multi handle's share),
+        // then answered; at most 30 s, which a session kept to one share would wait out.
+        let url = TestServers.shared.all["longpoll"]! + "/hold?ms=30000&gather=513"
         let count = 1100
         let failures = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<count {

@@ -2,6 +2,9 @@
 """A long-poll server for the scale benchmark: holds each request, then answers it.
 
     GET /hold?ms=N   answered after N milliseconds (default 2000) with a small JSON body
+    GET /hold?ms=N&gather=G
+                     held until G requests are held at once (then all of them are answered, and
+                     later ones with the same G at once, until the next /stats), or N ms at most
     GET /drip?chunks=N&ms=M&bytes=B
                      a chunked response of N chunks of B bytes (defaults 100, 20, 64), one
                      every M milliseconds
@@ -59,6 +62,8 @@ class Arrivals:
 
 
 arrivals = Arrivals()
+# For each gather count G: set once G requests were held at once.
+gathers = {}
 
 
 def respond(writer, status, body):
@@ -76,7 +81,17 @@ async def serve(reader, writer):
             if target.path == "/hold":
                 arrivals.note()
                 query = parse_qs(target.query)
-                await asyncio.sleep(int(query.get("ms", ["2000"])[0]) / 1000)
+                seconds = int(query.get("ms", ["2000"])[0]) / 1000
+                if "gather" in query:
+                    gathered = gathers.setdefault(int(query["gather"][0]), asyncio.Event())
+                    if arrivals.held >= int(query["gather"][0]):
+                        gathered.set()
+                    try:
+                        await asyncio.wait_for(gathered.wait(), seconds)
+                    except asyncio.TimeoutError:
+                        pass
+                else:
+                    await asyncio.sleep(seconds)
                 respond(writer, 200, BODY)
                 arrivals.answer()
             elif target.path == "/drip":
@@ -92,6 +107,7 @@ async def serve(reader, writer):
                     await asyncio.sleep(ms / 1000)
                 writer.write(b"0\r\n\r\n")
             elif target.path == "/stats":
+                gathers.clear()
                 respond(writer, 200, json.dumps(arrivals.take()).encode())
             else:
                 respond(writer, 404, b"{}")
