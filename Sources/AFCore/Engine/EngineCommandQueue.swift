@@ -93,6 +93,11 @@ struct EngineCommandQueue {
     private var parkedUntil: UInt64 = 0
     /// Whether a driver armed the parking's timer for this wait.
     private var timerArmed = false
+    /// Whether a caller was handed a start to drive and has not ended its drive. The engine may
+    /// wake and park again before that caller takes the engine's lock: it then parks as
+    /// `.driving`, so that no second caller drives meanwhile and the first one's `endDrive`
+    /// decides as usual.
+    private var driverUnderWay = false
     /// The connection the last transfer left while parked: only a start that goes there is
     /// driven by its caller, so that a caller never makes a connection (sockets are made by
     /// the engine thread, in its network namespace; a connection being made also runs TLS and
@@ -115,6 +120,7 @@ struct EngineCommandQueue {
         case .parked:
             if let transfer = command.drivableTransfer, let kept = keptConnection, kept.serves(transfer) {
                 waiting = .driving
+                driverUnderWay = true
                 return .drive(transfer, shard: kept.shard)
             }
             fallthrough
@@ -132,7 +138,7 @@ struct EngineCommandQueue {
     /// for it to park. `connection`: the one the last transfer left in curl's cache.
     mutating func park(until deadline: UInt64, connection: KeptConnection?) -> [@Sendable () -> Void]? {
         guard pending.isEmpty else { return nil }
-        waiting = .parked
+        waiting = driverUnderWay ? .driving : .parked
         parkedUntil = deadline
         keptConnection = connection
         return takeWaiters(for: .parked)
@@ -160,11 +166,10 @@ struct EngineCommandQueue {
     /// waited for the engine to watch.
     mutating func endDrive(waitsOnNetwork: Bool, due: UInt64, now: UInt64,
                            waitSet: EngineWaitSet) -> [@Sendable () -> Void] {
+        driverUnderWay = false
         guard waiting == .driving else {
-            // The engine woke meanwhile (its own timeout, or the transfer's socket). Busy, it
-            // takes over once the driver lets go; parked again (it took the lock before the
-            // driver did), it must be woken to run the transfer.
-            if waiting == .parked { wake(waitSet) }
+            // The engine woke meanwhile (its own timeout, or the transfer's socket): busy, it
+            // takes over once the driver lets go. (Parked again, it waits as `.driving`.)
             return []
         }
         guard waitsOnNetwork, pending.isEmpty else {

@@ -1,0 +1,100 @@
+@testable import AFCore
+import CCurl
+import Foundation
+import Testing
+
+/// The engine's command queue as a state machine, driven through the orders of events that the
+/// engine thread and callers can produce (no server: transfers that never run).
+struct EngineCommandQueueTests {
+    final class Listener: TransferDelegate {
+        func transferDidReceiveHead(_ transfer: Transfer, head: ResponseHead) {}
+        func transferDidReceive(_ transfer: Transfer, data: Data) {}
+        func transferDidProgress(_ transfer: Transfer, progress: TransferProgress) {}
+        func transferDidComplete(_ transfer: Transfer, outcome: TransferOutcome, engineIsIdle: Bool,
+                                 batch: inout CompletionBatch) {}
+    }
+
+    private let listener = Listener()
+    private let parsedURLs = ParsedURLCache()
+    private let standing = StandingOptions.Cache()
+
+    private func transfer() -> Transfer {
+        let url = "http://127.0.0.1:8080/bench.json"
+        let spec = TransferSpec(url: url, requestURL: URL(string: url), method: "GET", headerLines: [], body: nil,
+                                uploadFile: nil, uploadStream: nil, uploadSegments: nil, download: nil, bodyStream: nil,
+                                streamCopyLimit: nil, idleTimeout: 60, resourceTimeout: 0, httpVersion: .automatic,
+                                decompressionLimit: nil, caFile: nil, caPath: nil, scheme: "http", proxy: "",
+                                unixSocketPath: nil, noProxy: nil, credential: nil, trust: nil, unsafe: nil,
+                                responseGate: nil)
+        return Transfer(spec: spec, delegate: listener, parsedURLs: parsedURLs, standingOptions: standing)
+    }
+
+    /// The connection a finished HTTP/1.1 exchange of `transfer` leaves.
+    private func keptConnection(of transfer: Transfer) throws -> EngineCommandQueue.KeptConnection {
+        var timings = CurlTimings()
+        timings.httpVersion = Int(CURL_HTTP_VERSION_1_1)
+        let outcome = TransferOutcome(head: nil, body: Data(), failure: nil, wasCancelled: false, timings: timings)
+        return try #require(EngineCommandQueue.KeptConnection(of: transfer, outcome: outcome, shard: 0))
+    }
+
+    @Test func aParkedEngineLetsAStartToTheKeptConnectionBeDrivenByItsCaller() throws {
+        let waitSet = try #require(EngineWaitSet())
+        defer { waitSet.close() }
+        var queue = EngineCommandQueue()
+        let kept = try keptConnection(of: transfer())
+        _ = queue.park(until: .max, connection: kept)
+        guard case .drive = queue.accept(.start(transfer()), waitSet: waitSet) else {
+            Issue.record("the start was not handed to its caller")
+            return
+        }
+        #expect(queue.waiting == .driving)
+        _ = queue.endDrive(waitsOnNetwork: true, due: .max, now: 0, waitSet: waitSet)
+        #expect(queue.waiting == .watching)
+    }
+
+    /// The engine may wake by itself after a caller was handed a start but before that caller
+    /// takes the engine's lock, run a pass with nothing in it and park again: a second start
+    /// then waits for the first caller, who wakes the engine for it, rather than being driven
+    /// by its own caller at the same time.
+    @Test func aStartWhileACallerDrivesWaitsEvenIfTheEngineParkedAgain() throws {
+        let waitSet = try #require(EngineWaitSet())
+        defer { waitSet.close() }
+        var queue = EngineCommandQueue()
+        let kept = try keptConnection(of: transfer())
+        _ = queue.park(until: .max, connection: kept)
+        guard case .drive = queue.accept(.start(transfer()), waitSet: waitSet) else {
+            Issue.record("the first start was not handed to its caller")
+            return
+        }
+        queue.unpark(waitSet)
+        #expect(queue.park(until: .max, connection: kept) != nil)
+        guard case .nothing = queue.accept(.start(transfer()), waitSet: waitSet) else {
+            Issue.record("a second caller drives while the first one does")
+            return
+        }
+        #expect(queue.pending.count == 1)
+        _ = queue.endDrive(waitsOnNetwork: true, due: .max, now: 0, waitSet: waitSet)
+        #expect(queue.waiting == .woken, "the driver wakes the engine for the start that waited")
+        queue.unpark(waitSet)
+        #expect(queue.waiting == .busy)
+    }
+
+    /// Woken by itself while a caller drives, the engine is busy when the caller ends: it takes
+    /// the transfer over, and nothing wakes it again.
+    @Test func aDriveEndingWhileTheEngineIsAwakeLeavesItToTheEngine() throws {
+        let waitSet = try #require(EngineWaitSet())
+        defer { waitSet.close() }
+        var queue = EngineCommandQueue()
+        _ = queue.park(until: .max, connection: try keptConnection(of: transfer()))
+        guard case .drive = queue.accept(.start(transfer()), waitSet: waitSet) else {
+            Issue.record("the start was not handed to its caller")
+            return
+        }
+        queue.unpark(waitSet)
+        _ = queue.endDrive(waitsOnNetwork: true, due: .max, now: 0, waitSet: waitSet)
+        #expect(queue.waiting == .busy)
+        // The next park is a plain one: no driver is under way.
+        _ = queue.park(until: .max, connection: nil)
+        #expect(queue.waiting == .parked)
+    }
+}
