@@ -28,6 +28,37 @@ import Testing
         #expect(heads.value == [200])
     }
 
+    /// curl answers a Digest challenge again when the server says its nonce went stale.
+    @Test func aStaleNonceIsAnsweredToo() async throws {
+        let session = makeSession()
+        let heads = Protected<[Int]>([])
+        let response = await session.request(Server.faults("/digest-stale"))
+            .authenticate(username: "user", password: "secret")
+            .onHTTPResponse(on: queue) { response, completionHandler in
+                heads.withLock { $0.append(response.statusCode) }
+                completionHandler(.allow)
+            }
+            .validate()
+            .serializingString().response
+        #expect(response.value == "fresh")
+        queue.sync {}
+        #expect(heads.value == [200])
+    }
+
+    /// The exchange failed while curl answered the challenge: the challenge is not the response.
+    @Test func aFailedAnswerLeavesNoResponse() async throws {
+        let session = makeSession()
+        let heads = Protected<[Int]>([])
+        let response = await session.request(Server.faults("/basic-challenge?answer=close"))
+            .authenticate(username: "user", password: "secret")
+            .onHTTPResponse(on: queue) { response in heads.withLock { $0.append(response.statusCode) } }
+            .serializingData().response
+        #expect(response.error != nil)
+        #expect(response.response == nil)
+        queue.sync {}
+        #expect(heads.value.isEmpty)
+    }
+
     @Test func aStreamValidatesTheAnswerNotTheChallenge() async throws {
         let session = makeSession(configuration: .af.ephemeral)
         let validated = Protected<[Int]>([])

@@ -17,6 +17,10 @@ Paths:
   /flaky-json/KEY?fail=N
                     the first N requests for KEY get broken JSON, later ones {"attempt": n}
   /basic-challenge  401 with a Basic challenge, or 200 echoing the Authorization it was sent
+                    (with ?answer=close, the connection closed without an answer instead)
+  /digest-stale     401 with a Digest challenge (nonce "first"); an answer to it gets another
+                    with stale=true (nonce "second"), an answer to that 200 "fresh" (the
+                    answers' hashes are not checked)
   /sink             reads a request body of any size (Content-Length or chunked) without keeping
                     it, and answers {"bytes": n}; with ?digest=sha256 also {"sha256": hex,
                     "chunked": whether it came chunked}
@@ -496,11 +500,25 @@ def handle(conn):
                         return
                     continue
                 if path == "/basic-challenge":
+                    if "authorization" in headers and query.get("answer") == ["close"]:
+                        return
                     if "authorization" in headers:
                         respond(conn, "200 OK", headers["authorization"].encode())
                     else:
                         respond(conn, "401 Unauthorized", b"who are you",
                                 extra=b'WWW-Authenticate: Basic realm="af"\r\n')
+                    continue
+                if path == "/digest-stale":
+                    authorization = headers.get("authorization", "")
+                    challenge = 'Digest realm="af", qop="auth", algorithm=MD5, nonce='
+                    if 'nonce="second"' in authorization:
+                        respond(conn, "200 OK", b"fresh")
+                    elif 'nonce="first"' in authorization:
+                        respond(conn, "401 Unauthorized", b"stale nonce",
+                                extra=f'WWW-Authenticate: {challenge}"second", stale=true\r\n'.encode())
+                    else:
+                        respond(conn, "401 Unauthorized", b"who are you",
+                                extra=f'WWW-Authenticate: {challenge}"first"\r\n'.encode())
                     continue
                 if path == "/close-mid-body":
                     conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n0123456789")

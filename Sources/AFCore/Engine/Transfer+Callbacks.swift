@@ -45,25 +45,24 @@ extension Transfer {
                 body = Data(capacity: min(length, isRedirect ? Self.maximumRedirectBody : Self.maximumReservation))
             }
         }
-        if heldChallenge != nil {
-            // A head after a held challenge: curl answered it, so it was not the response.
-            heldChallenge = nil
-            challengeAnswered = true
-        }
-        guard reportsEvents || spec.bodyStream != nil || heldByGate else { return }
-        if head.statusCode == 401, spec.credential != nil, !challengeAnswered {
+        // A head after a held challenge means curl answered it: it was not the response.
+        if head.statusCode == 401, spec.credential != nil {
             heldChallenge = head
         } else {
-            delegate.transferDidReceiveHead(self, head: head)
+            if holdsChallenge { heldChallenge = nil }
+            if reportsHeads { delegate.transferDidReceiveHead(self, head: head) }
         }
     }
 
-    /// Reports the held challenge as the response: curl did not answer it (its body arrived, or
-    /// the exchange ended with it).
-    func reportHeldChallenge() {
+    /// Whether heads are handed to the delegate as they arrive.
+    var reportsHeads: Bool { reportsEvents || spec.bodyStream != nil || heldByGate }
+
+    /// The held challenge is the response (its body arrived, or the exchange ended well with
+    /// it): reported now, as its head would have been.
+    func releaseHeldChallenge() {
         guard let head = heldChallenge else { return }
         heldChallenge = nil
-        delegate.transferDidReceiveHead(self, head: head)
+        if reportsHeads { delegate.transferDidReceiveHead(self, head: head) }
     }
 
     /// Fills curl's upload buffer: from the file, or from the stream pump (pausing when it is
@@ -124,7 +123,7 @@ extension Transfer {
 
     func takeBody(_ bytes: UnsafeRawPointer, count: Int) -> Intake {
         if rangeRejected { return .refused }
-        if heldChallenge != nil { reportHeldChallenge() }
+        if holdsChallenge { releaseHeldChallenge() }
         if heldByGate {
             guard spec.responseGate?.isOpen == true else { return .pause }  // offered again on release
             heldByGate = false

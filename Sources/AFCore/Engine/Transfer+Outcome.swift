@@ -35,7 +35,14 @@ extension Transfer {
                                       afError: trustError ?? uploadAFError, trustPending: trustPending)
             }
         }
-        var outcome = TransferOutcome(head: parser.completed, body: body, failure: failure,
+        var head = parser.completed
+        if holdsChallenge {
+            // Ended well, the exchange's last head is the challenge: the response. Ended otherwise,
+            // curl was answering it when the exchange failed: no response.
+            if result == CURLE_OK, !cancelled { releaseHeldChallenge() } else { head = nil }
+            heldChallenge = nil
+        }
+        var outcome = TransferOutcome(head: head, body: body, failure: failure,
                                       wasCancelled: cancelled, timings: timings, rangeRejected: rangeRejected)
         outcome.streamCopyIsWhole = spec.streamCopyLimit != nil && streamCopyKept
         outcome.redirectBodyDropped = redirectBodyDropped
@@ -60,7 +67,9 @@ extension Transfer {
             NSLocalizedDescriptionKey: "The engine could not watch the connection's socket: \(String(cString: strerror(reason)))\(limit)",
         ]
         if let url = spec.requestURL { userInfo[NSURLErrorFailingURLErrorKey] = url }
-        watchFailure = URLError(.cannotConnectToHost, userInfo: userInfo)
+        // Before any head the host was not reached, as far as the request knows; after, the
+        // connection it was using is as good as lost.
+        watchFailure = URLError(parser.completed == nil ? .cannotConnectToHost : .networkConnectionLost, userInfo: userInfo)
     }
 
     /// The failure's `URLError` when the proxy refused the tunnel to the host (it answered

@@ -56,7 +56,6 @@ final class Transfer: @unchecked Sendable {
         var isRedirect = false
         var redirectBodyDropped = false
         @OutOfLine var heldChallenge: ResponseHead?
-        var challengeAnswered = false
         var isSuspended = false
         var idleWatch: IdleWatch?
         var lastProgress = TransferProgress()
@@ -112,12 +111,13 @@ final class Transfer: @unchecked Sendable {
     var redirectBodyDropped: Bool {
         get { state.pointee.redirectBodyDropped } _modify { yield &state.pointee.redirectBodyDropped }
     }
-    /// A 401 head not reported yet: curl answers the first challenge with the request's
-    /// credential, and then that head is not the response. Reported once the challenge proves
-    /// to be the response (its body arrives, or the exchange ends with it).
+    /// The last head, a 401, while the request has a credential: curl may answer the challenge
+    /// (Basic, Digest, a stale Digest nonce), and then the head is not the response. It becomes
+    /// the response once its body arrives or the exchange ends well with it; a later head means
+    /// curl answered it.
     var heldChallenge: ResponseHead? { get { state.pointee.heldChallenge } _modify { yield &state.pointee.heldChallenge } }
-    /// Whether curl answered a challenge of this exchange (a later 401 is the response).
-    var challengeAnswered: Bool { get { state.pointee.challengeAnswered } _modify { yield &state.pointee.challengeAnswered } }
+    /// Whether `heldChallenge` is set (without copying it).
+    var holdsChallenge: Bool { state.pointee.$heldChallenge }
     /// Receive buffer for bodies written to disk: fewer, larger writes (curl's default is 16 KiB).
     static let downloadBufferSize = 512 << 10
     /// Send buffer for bodies read from a file or a stream: fewer, larger reads and socket

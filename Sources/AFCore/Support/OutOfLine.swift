@@ -19,6 +19,9 @@ struct OutOfLine<Value> {
         get { box?.value }
         set { box = newValue.map(Box.init) }
     }
+
+    /// Whether a value is set (`$name`), without copying it out.
+    var projectedValue: Bool { box != nil }
 }
 
 // The box is immutable, so sharing it is as safe as sharing the value.
