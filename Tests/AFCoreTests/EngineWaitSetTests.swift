@@ -19,7 +19,7 @@ import Testing
 
     /// A socket the epoll set refuses (the system out of watches) fails its request at once with
     /// the reason; curl alone would wait on it until the request's timeout. Run in a child
-    /// process (`RefusedWatchChild`), whose adds to any epoll set fail from a point on.
+    /// process (`RefusedWatchChild`), whose adds to the engine's epoll set fail from a point on.
     @Test func aSocketTheEpollSetRefusesFailsItsRequestWithTheReason() async throws {
         let child = try startChildSuite("RefusedWatchChild", adding: [RefusedWatchChild.key: "1"])
         let reported = await child.line(containing: "AF-CHILD-ERROR")
@@ -41,7 +41,8 @@ import Testing
         let session = Session(configuration: configuration)
         // Once a request ran, the engine's own descriptors are in its set.
         _ = await session.request("http://127.0.0.1:9/never").serializingData().response
-        #expect(refuseEpollAdds(with: ENOSPC))
+        let epoll = try #require(session.engine.epollDescriptor)
+        try #require(refuseEpollAdds(to: epoll, with: ENOSPC))
         let response = await session.request("http://127.0.0.1:\(listener.port)/silent").serializingData().response
         let description = response.error.map { String(describing: $0) } ?? "no error"
         FileHandle.standardOutput.write(Data("AF-CHILD-ERROR \(description)\n".utf8))

@@ -1,11 +1,11 @@
 import CTestSpawn
 import Foundation
 
-/// Makes every later `epoll_ctl(EPOLL_CTL_ADD)` of this process fail with `error`, for good
-/// (a seccomp filter): for a child process that plays a system out of epoll watches. False
-/// when the kernel refused the filter.
-package func refuseEpollAdds(with error: Int32) -> Bool {
-    afts_refuse_epoll_adds(error) == 0
+/// Makes every later `epoll_ctl(EPOLL_CTL_ADD)` on the epoll set `epoll` fail with `error`, for
+/// good (a seccomp filter): for a child process that plays a system out of epoll watches.
+/// False when the kernel refused the filter.
+package func refuseEpollAdds(to epoll: Int32, with error: Int32) -> Bool {
+    afts_refuse_epoll_adds(epoll, error) == 0
 }
 
 /// A TCP socket listening on loopback that never accepts: the kernel completes connections to

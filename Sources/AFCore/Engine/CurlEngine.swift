@@ -67,6 +67,8 @@ final class CurlEngine: @unchecked Sendable {
     /// The longest the engine waits, in milliseconds, when nothing is due sooner (a second;
     /// tests make it long, so that a missing wake-up shows as a hang).
     let longestWait = Atomic<Int32>(1000)
+    /// The descriptor of the engine's epoll set, nil without one (for tests).
+    var epollDescriptor: Int32? { waitSet?.epoll }
     /// How many multi handles have been made (for tests).
     var shardCount: Int {
         multiLock.lock()
@@ -193,6 +195,17 @@ final class CurlEngine: @unchecked Sendable {
     private func drive(_ transfer: Transfer, on shard: Int, waitSet: EngineWaitSet) {
         drivenStarts.add(1, ordering: .relaxed)
         multiLock.lock()
+        guard shard < shards.count else {
+            // The engine ended meanwhile (it woke by itself and took a shutdown before this
+            // caller took the lock): its wait set is closed, and the transfer never starts.
+            if case .waiting = transfer.phase {
+                transfer.endBeforeStart()
+                complete(transfer, outcome: TransferOutcome(head: nil, body: Data(), failure: nil, wasCancelled: true,
+                                                            timings: CurlTimings()))
+            }
+            multiLock.unlock()
+            return
+        }
         // On the multi handle that holds the kept connection: on another, curl would open a
         // connection on this thread.
         if case let .waiting(paused) = transfer.phase { add(transfer, paused: paused, into: shards[shard]) }
@@ -201,6 +214,7 @@ final class CurlEngine: @unchecked Sendable {
         if case let .running(handle) = transfer.phase, let shard = handle.shard {
             endedAtOnce = shard.runTimers() < shard.running
             endUnwatched(in: shard)
+            if case .finished = transfer.phase { endedAtOnce = true }
         }
         // A connection off the host opened here is watched from now: the parked engine's own pass
         // would only see it after its wait.
@@ -229,7 +243,6 @@ final class CurlEngine: @unchecked Sendable {
             // a socket whose number a new connection then takes.
             for event in ready.prefix(readyCount) where event.multi != EngineWaitSet.own && Int(event.multi) < shards.count {
                 shards[Int(event.multi)].act(on: event.fd, what: event.what)
-                endUnwatched(in: shards[Int(event.multi)])
             }
             readyCount = 0
             let limit = splitsBursts ? Self.commandsPerPass : Int.max
@@ -248,6 +261,9 @@ final class CurlEngine: @unchecked Sendable {
                 return
             }
             runDueTimers()
+            // Sockets a curl call of this pass could not add to the wait set (a socket's
+            // events, a command's unpause, a timer).
+            shards.forEach(endUnwatched)
             collectFinishedTransfers()
             // Commands left behind were queued before any new one, which would not wake the
             // engine: they are taken in the next pass, without waiting.
@@ -287,17 +303,15 @@ final class CurlEngine: @unchecked Sendable {
     private func runDueTimers() {
         let now = DispatchTime.now().uptimeNanoseconds
         guard refreshDeadlines(now: now) <= now else { return }
-        for shard in shards where shard.deadline <= now {
-            shard.runTimers()
-            endUnwatched(in: shard)
-        }
+        for shard in shards where shard.deadline <= now { shard.runTimers() }
     }
 
-    /// Ends the transfers whose new socket the wait set refused in the last curl call on
-    /// `shard`: curl would wait on that socket until the transfer's timeout.
+    /// Ends the transfers whose new socket the wait set refused in a curl call on `shard`:
+    /// curl would wait on that socket until the transfer's timeout.
     private func endUnwatched(in shard: CurlShard) {
         shard.takeUnwatched { easy, reason in
-            guard let transfer = running[easy] else { return }
+            guard let transfer = running[easy], case let .running(handle) = transfer.phase, handle.shard === shard
+            else { return }
             transfer.noteUnwatchedSocket(reason: reason)
             finish(transfer, result: CURLE_COULDNT_CONNECT, cancelled: false)
         }
@@ -492,7 +506,6 @@ final class CurlEngine: @unchecked Sendable {
         handle.shard = nil
         running[handle.raw] = nil
         if transfer.idleWatch != nil { idleWatched.removeAll { $0 === transfer } }
-        if !cancelled { transfer.reportHeldChallenge() }
         let outcome = transfer.makeOutcome(result: result, cancelled: cancelled)
         keptConnection = running.isEmpty
             ? EngineCommandQueue.KeptConnection(of: transfer, outcome: outcome, shard: shard.index) : nil

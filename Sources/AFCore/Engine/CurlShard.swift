@@ -41,6 +41,7 @@ final class CurlShard {
 
     func remove(_ handle: EasyHandle) {
         curl_multi_remove_handle(multi, handle.raw)
+        afc_wait_forget_unwatched(route, handle.raw)
         running -= 1
     }
 

@@ -141,7 +141,7 @@ struct EngineCommandQueue {
         waiting = driverUnderWay ? .driving : .parked
         parkedUntil = deadline
         keptConnection = connection
-        return takeWaiters(for: .parked)
+        return driverUnderWay ? [] : takeWaiters(for: .parked)
     }
 
     /// The parked engine woke: commands signal it as a busy one again; its signal and timer are

@@ -71,6 +71,9 @@ void afc_wait_route_sockets(afc_socket_route *route);
 /// Moves the transfers refused since the last call into `into` (up to `capacity`); returns how
 /// many. Call again while it returns `capacity`.
 int afc_wait_take_unwatched(afc_socket_route *route, CURL *_Nullable *_Nonnull into, int capacity);
+/// Drops `easy` from the refused transfers: it leaves the multi handle (its handle may be
+/// reused for another transfer).
+void afc_wait_forget_unwatched(afc_socket_route *route, CURL *easy);
 /// Frees what the route holds besides itself; after its multi handle is cleaned up.
 void afc_wait_route_free(afc_socket_route *route);
 

@@ -86,7 +86,6 @@ static void note_unwatched(afc_socket_route *route, CURL *easy, int error);
 // reports a hang-up even without interest, and a paused transfer's socket would wake the engine
 // over and over.
 static int route_socket(CURL *easy, curl_socket_t socket, int what, void *context, void *known) {
-    (void)easy;
     afc_socket_route *route = context;
     if (what == CURL_POLL_REMOVE || what == CURL_POLL_NONE) {
         if (known) {
@@ -135,6 +134,15 @@ int afc_wait_take_unwatched(afc_socket_route *route, CURL **into, int capacity) 
     memcpy(into, route->unwatched + route->unwatched_count - count, sizeof(CURL *) * (size_t)count);
     route->unwatched_count -= count;
     return count;
+}
+
+void afc_wait_forget_unwatched(afc_socket_route *route, CURL *easy) {
+    for (int index = 0; index < route->unwatched_count; index++) {
+        if (route->unwatched[index] == easy) {
+            route->unwatched[index] = route->unwatched[--route->unwatched_count];
+            return;
+        }
+    }
 }
 
 void afc_wait_route_free(afc_socket_route *route) {

@@ -11,9 +11,10 @@
 pid_t afts_spawn(const char *path, char *const argv[], char *const envp[], const char *directory,
                  int input, int output, int errors);
 
-/// Makes every later `epoll_ctl(EPOLL_CTL_ADD)` of this process, on any thread, fail with
-/// `error` (a seccomp filter, which cannot be lifted): the fault of a system out of epoll
-/// watches. Returns 0, or -1 with errno set. For a child process of the tests only.
-int afts_refuse_epoll_adds(int error);
+/// Makes every later `epoll_ctl(EPOLL_CTL_ADD)` on the epoll set `epoll_fd` in this process, on
+/// any thread, fail with `error` (a seccomp filter, which cannot be lifted): the fault of a
+/// system out of epoll watches. Returns 0, or -1 with errno set. For a child process of the
+/// tests only.
+int afts_refuse_epoll_adds(int epoll_fd, int error);
 
 #endif
