@@ -60,19 +60,19 @@ public class Request: @unchecked Sendable {
         /// on is cancelled at once).
         var hasDeadline = false
         var deadlinePassed = false
-        var urlRequestHandler: (queue: DispatchQueue, handler: @Sendable (URLRequest) -> Void)?
-        var taskHandler: (queue: DispatchQueue, handler: @Sendable (URLSessionTask) -> Void)?
-        var httpResponseHandler: (queue: DispatchQueue, handler: HTTPResponseHandler)?
+        @OutOfLine var urlRequestHandler: (queue: DispatchQueue, handler: @Sendable (URLRequest) -> Void)?
+        @OutOfLine var taskHandler: (queue: DispatchQueue, handler: @Sendable (URLSessionTask) -> Void)?
+        @OutOfLine var httpResponseHandler: (queue: DispatchQueue, handler: HTTPResponseHandler)?
         /// Run once the response serializers are done (the event sequences end there).
         var finishHandlers: [@Sendable () -> Void] = []
         /// The `URLSessionTask`s handed out for `tasks`, made when first asked for.
         var urlSessionTasks: [any EngineBackedTask] = []
-        var cURLHandler: (queue: DispatchQueue, handler: @Sendable (String) -> Void)?
-        var uploadProgressHandler: (queue: DispatchQueue, handler: ProgressHandler)?
-        var downloadProgressHandler: (queue: DispatchQueue, handler: ProgressHandler)?
+        @OutOfLine var cURLHandler: (queue: DispatchQueue, handler: @Sendable (String) -> Void)?
+        @OutOfLine var uploadProgressHandler: (queue: DispatchQueue, handler: ProgressHandler)?
+        @OutOfLine var downloadProgressHandler: (queue: DispatchQueue, handler: ProgressHandler)?
         var lastProgress = TransferProgress()
-        var redirectHandler: (any RedirectHandler)?
-        var cachedResponseHandler: (any CachedResponseHandler)?
+        @OutOfLine var redirectHandler: (any RedirectHandler)?
+        @OutOfLine var cachedResponseHandler: (any CachedResponseHandler)?
         var credential: URLCredential?
         /// Added with `interceptor(_:)`, `adapt(using:)`, `retry(using:)`; run after `interceptor`.
         var adapters: [any RequestAdapter] = []
