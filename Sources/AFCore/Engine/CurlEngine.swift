@@ -263,7 +263,7 @@ final class CurlEngine: @unchecked Sendable {
             runDueTimers()
             // Sockets a curl call of this pass could not add to the wait set (a socket's
             // events, a command's unpause, a timer).
-            shards.forEach(endUnwatched)
+            for shard in shards { endUnwatched(in: shard) }
             collectFinishedTransfers()
             // Commands left behind were queued before any new one, which would not wake the
             // engine: they are taken in the next pass, without waiting.

@@ -46,10 +46,10 @@ struct TransferSpec: @unchecked Sendable {
     /// Answers Basic and Digest challenges of this hop's server.
     var credential: HTTPCredential?
     /// How the server's certificate chain is judged; nil: by OpenSSL alone.
-    @OutOfLine var trust: TrustRequirement?
+    var trust: TrustRequirement?
     /// Why the exchange must not be sent (a header, method or URL that would change what goes on
     /// the wire); it then fails before connecting.
-    @OutOfLine var unsafe: UnsafeRequestError?
+    var unsafe: UnsafeRequestError?
     /// When set, the final response's body waits behind it until it opens.
     var responseGate: ResponseGate?
     /// What the URL leads to (an http+unix URL goes to an HTTP server).
