@@ -37,16 +37,23 @@ struct EngineCommandQueueTests {
         return try #require(EngineCommandQueue.KeptConnection(of: transfer, outcome: outcome, shard: 0))
     }
 
-    @Test func aParkedEngineLetsAStartToTheKeptConnectionBeDrivenByItsCaller() throws {
-        let waitSet = try #require(EngineWaitSet())
-        defer { waitSet.close() }
+    /// A queue whose engine parked with a kept connection, and a start to that connection that
+    /// its caller was handed to drive; nil (with an issue recorded) if it was not.
+    private func queueWithADriver(_ waitSet: EngineWaitSet) throws -> (EngineCommandQueue, EngineCommandQueue.KeptConnection)? {
         var queue = EngineCommandQueue()
         let kept = try keptConnection(of: transfer())
         _ = queue.park(until: .max, connection: kept)
         guard case .drive = queue.accept(.start(transfer()), waitSet: waitSet) else {
             Issue.record("the start was not handed to its caller")
-            return
+            return nil
         }
+        return (queue, kept)
+    }
+
+    @Test func aParkedEngineLetsAStartToTheKeptConnectionBeDrivenByItsCaller() throws {
+        let waitSet = try #require(EngineWaitSet())
+        defer { waitSet.close() }
+        guard var queue = try queueWithADriver(waitSet)?.0 else { return }
         #expect(queue.waiting == .driving)
         _ = queue.endDrive(waitsOnNetwork: true, due: .max, now: 0, waitSet: waitSet)
         #expect(queue.waiting == .watching)
@@ -59,13 +66,8 @@ struct EngineCommandQueueTests {
     @Test func aStartWhileACallerDrivesWaitsEvenIfTheEngineParkedAgain() throws {
         let waitSet = try #require(EngineWaitSet())
         defer { waitSet.close() }
-        var queue = EngineCommandQueue()
-        let kept = try keptConnection(of: transfer())
-        _ = queue.park(until: .max, connection: kept)
-        guard case .drive = queue.accept(.start(transfer()), waitSet: waitSet) else {
-            Issue.record("the first start was not handed to its caller")
-            return
-        }
+        guard let (driving, kept) = try queueWithADriver(waitSet) else { return }
+        var queue = driving
         queue.unpark(waitSet)
         #expect(queue.park(until: .max, connection: kept) != nil)
         guard case .nothing = queue.accept(.start(transfer()), waitSet: waitSet) else {
@@ -84,12 +86,7 @@ struct EngineCommandQueueTests {
     @Test func aDriveEndingWhileTheEngineIsAwakeLeavesItToTheEngine() throws {
         let waitSet = try #require(EngineWaitSet())
         defer { waitSet.close() }
-        var queue = EngineCommandQueue()
-        _ = queue.park(until: .max, connection: try keptConnection(of: transfer()))
-        guard case .drive = queue.accept(.start(transfer()), waitSet: waitSet) else {
-            Issue.record("the start was not handed to its caller")
-            return
-        }
+        guard var queue = try queueWithADriver(waitSet)?.0 else { return }
         queue.unpark(waitSet)
         _ = queue.endDrive(waitsOnNetwork: true, due: .max, now: 0, waitSet: waitSet)
         #expect(queue.waiting == .busy)
