@@ -13,16 +13,21 @@ import Testing
     private let queue = DispatchQueue(label: "test.challenge-head")
     private let digest = Server.httpbin("/digest-auth/auth/user/secret")
 
+    /// `url` requested with the credential user/`password`; each head `onHTTPResponse` sees is
+    /// recorded in `heads`.
+    private func request(_ url: String, on session: Session, password: String = "secret",
+                         recordingHeadsIn heads: Protected<[Int]>) -> DataRequest {
+        session.request(url)
+            .authenticate(username: "user", password: password)
+            .onHTTPResponse(on: queue) { response in heads.withLock { $0.append(response.statusCode) } }
+    }
+
     @Test(arguments: ["basic", "digest"])
     func anAnsweredChallengeIsNotSeenAsAResponse(scheme: String) async throws {
         let session = makeSession(configuration: .af.ephemeral)  // httpbin's digest sets a cookie
         let heads = Protected<[Int]>([])
         let url = scheme == "basic" ? Server.httpbin("/basic-auth/user/secret") : digest
-        let response = await session.request(url)
-            .authenticate(username: "user", password: "secret")
-            .onHTTPResponse(on: queue) { response in heads.withLock { $0.append(response.statusCode) } }
-            .validate()
-            .serializingData().response
+        let response = await request(url, on: session, recordingHeadsIn: heads).validate().serializingData().response
         #expect(response.response?.statusCode == 200)
         queue.sync {}
         #expect(heads.value == [200])
@@ -49,9 +54,7 @@ import Testing
     @Test func aFailedAnswerLeavesNoResponse() async throws {
         let session = makeSession()
         let heads = Protected<[Int]>([])
-        let response = await session.request(Server.faults("/basic-challenge?answer=close"))
-            .authenticate(username: "user", password: "secret")
-            .onHTTPResponse(on: queue) { response in heads.withLock { $0.append(response.statusCode) } }
+        let response = await request(Server.faults("/basic-challenge?answer=close"), on: session, recordingHeadsIn: heads)
             .serializingData().response
         #expect(response.error != nil)
         #expect(response.response == nil)
@@ -92,9 +95,7 @@ import Testing
         let session = makeSession(configuration: .af.ephemeral)
         let heads = Protected<[Int]>([])
         let url = scheme == "basic" ? Server.httpbin("/basic-auth/user/secret") : digest
-        let response = await session.request(url)
-            .authenticate(username: "user", password: "wrong")
-            .onHTTPResponse(on: queue) { response in heads.withLock { $0.append(response.statusCode) } }
+        let response = await request(url, on: session, password: "wrong", recordingHeadsIn: heads)
             .serializingData(emptyResponseCodes: [200, 401]).response
         #expect(response.response?.statusCode == 401)
         queue.sync {}

@@ -198,11 +198,7 @@ final class CurlEngine: @unchecked Sendable {
         guard shard < shards.count else {
             // The engine ended meanwhile (it woke by itself and took a shutdown before this
             // caller took the lock): its wait set is closed, and the transfer never starts.
-            if case .waiting = transfer.phase {
-                transfer.endBeforeStart()
-                complete(transfer, outcome: TransferOutcome(head: nil, body: Data(), failure: nil, wasCancelled: true,
-                                                            timings: CurlTimings()))
-            }
+            if case .waiting = transfer.phase { failBeforeStart(transfer, nil, cancelled: true) }
             multiLock.unlock()
             return
         }
@@ -455,11 +451,11 @@ final class CurlEngine: @unchecked Sendable {
         }
     }
 
-    /// Ends a transfer that could not be handed to curl.
-    private func failBeforeStart(_ transfer: Transfer, _ failure: CurlFailure?) {
+    /// Ends a transfer that could not be handed to curl (`cancelled`: that the engine ended).
+    private func failBeforeStart(_ transfer: Transfer, _ failure: CurlFailure?, cancelled: Bool = false) {
         transfer.endBeforeStart()
         complete(transfer, outcome: TransferOutcome(head: nil, body: Data(), failure: failure,
-                                                    wasCancelled: false, timings: CurlTimings()))
+                                                    wasCancelled: cancelled, timings: CurlTimings()))
     }
 
     private func collectFinishedTransfers() {

@@ -83,14 +83,8 @@ final class CurlShard {
     /// call, and the reason (an errno); curl goes on waiting for such a socket, so the transfer
     /// must be ended.
     func takeUnwatched(_ body: (UnsafeMutableRawPointer, Int32) -> Void) {
-        guard route.pointee.unwatched_count > 0 else { return }
         let reason = route.pointee.unwatched_errno
-        var taken = [UnsafeMutableRawPointer?](repeating: nil, count: 16)
-        while true {
-            let count = taken.withUnsafeMutableBufferPointer { Int(afc_wait_take_unwatched(route, $0.baseAddress!, 16)) }
-            for easy in taken.prefix(count) { if let easy { body(easy, reason) } }
-            if count < 16 { return }
-        }
+        while let easy = afc_wait_take_unwatched(route) { body(easy, reason) }
     }
 
     /// Frees the multi handle (closing its connections) and its route; the last call.

@@ -63,13 +63,10 @@ extension Transfer {
     /// engine ends it: without a watch, curl would wait on that socket until the timeout.
     func noteUnwatchedSocket(reason: Int32) {
         let limit = reason == ENOSPC ? " (the limit on watched descriptors, fs.epoll.max_user_watches, is reached)" : ""
-        var userInfo: [String: Any] = [
-            NSLocalizedDescriptionKey: "The engine could not watch the connection's socket: \(String(cString: strerror(reason)))\(limit)",
-        ]
-        if let url = spec.requestURL { userInfo[NSURLErrorFailingURLErrorKey] = url }
         // Before any head the host was not reached, as far as the request knows; after, the
         // connection it was using is as good as lost.
-        watchFailure = URLError(parser.completed == nil ? .cannotConnectToHost : .networkConnectionLost, userInfo: userInfo)
+        watchFailure = urlError(parser.completed == nil ? .cannotConnectToHost : .networkConnectionLost,
+                                "The engine could not watch the connection's socket: \(String(cString: strerror(reason)))\(limit)")
     }
 
     /// The failure's `URLError` when the proxy refused the tunnel to the host (it answered
@@ -78,9 +75,15 @@ extension Transfer {
         let status = handle.info(long: CURLINFO_HTTP_CONNECTCODE)
         guard status >= 300 else { return nil }
         let reason = "it answered \(status) to CONNECT" + (status == 407 ? " (proxy authentication required)" : "")
-        var userInfo: [String: Any] = [NSLocalizedDescriptionKey: "The proxy refused the tunnel to the host: \(reason)"]
+        return urlError(.cannotConnectToHost, "The proxy refused the tunnel to the host: \(reason)")
+    }
+
+    /// A failure AF words itself: `description`, the request's URL as the failing one, and `extra`.
+    private func urlError(_ code: URLError.Code, _ description: String, extra: [String: Any] = [:]) -> URLError {
+        var userInfo = extra
+        userInfo[NSLocalizedDescriptionKey] = description
         if let url = spec.requestURL { userInfo[NSURLErrorFailingURLErrorKey] = url }
-        return URLError(.cannotConnectToHost, userInfo: userInfo)
+        return URLError(code, userInfo: userInfo)
     }
 
     /// The failure's `URLError` when the host's network explains it: no usable path to connect
@@ -90,10 +93,7 @@ extension Transfer {
         // The engine's socket set outlives its transfers' outcomes (it is freed after curl's).
         guard let sockets = socketSlot.pointee.sockets, afc_path_sockets_follow(sockets) != 0 else { return nil }
         func failure(_ code: URLError.Code, _ reason: String, changed: Bool = false) -> URLError {
-            var userInfo: [String: Any] = [NSLocalizedDescriptionKey: reason + (message.map { " (\($0))" } ?? "")]
-            if let url = spec.requestURL { userInfo[NSURLErrorFailingURLErrorKey] = url }
-            if changed { userInfo[URLError.networkChangeKey] = true }
-            return URLError(code, userInfo: userInfo)
+            urlError(code, reason + (message.map { " (\($0))" } ?? ""), extra: changed ? [URLError.networkChangeKey: true] : [:])
         }
         switch result {
         case CURLE_COULDNT_CONNECT where socketSlot.pointee.refused != 0:

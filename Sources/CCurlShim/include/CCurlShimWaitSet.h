@@ -68,9 +68,8 @@ typedef struct afc_socket_route {
 /// Makes curl add `route->multi`'s sockets to the set, change what is watched on them and
 /// remove them, as its socket callback says. `route` must outlive the multi handle.
 void afc_wait_route_sockets(afc_socket_route *route);
-/// Moves the transfers refused since the last call into `into` (up to `capacity`); returns how
-/// many. Call again while it returns `capacity`.
-int afc_wait_take_unwatched(afc_socket_route *route, CURL *_Nullable *_Nonnull into, int capacity);
+/// Takes one of the transfers refused so far out of the route; NULL when none is left.
+CURL *_Nullable afc_wait_take_unwatched(afc_socket_route *route);
 /// Drops `easy` from the refused transfers: it leaves the multi handle (its handle may be
 /// reused for another transfer).
 void afc_wait_forget_unwatched(afc_socket_route *route, CURL *easy);

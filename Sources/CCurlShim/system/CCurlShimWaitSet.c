@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/timerfd.h>
@@ -79,7 +78,22 @@ void afc_wait_disarm(int timer_fd) {
     timerfd_settime(timer_fd, 0, &off, NULL);
 }
 
-static void note_unwatched(afc_socket_route *route, CURL *easy, int error);
+// Keeps `easy` for the engine to end. Returning -1 would make curl fail every transfer of the
+// multi handle, not just this one.
+static void note_unwatched(afc_socket_route *route, CURL *easy, int error) {
+    route->unwatched_errno = error;
+    for (int index = 0; index < route->unwatched_count; index++) {
+        if (route->unwatched[index] == easy) return;
+    }
+    if (route->unwatched_count == route->unwatched_capacity) {
+        int capacity = route->unwatched_capacity ? route->unwatched_capacity * 2 : 8;
+        CURL **grown = realloc(route->unwatched, sizeof(CURL *) * (size_t)capacity);
+        if (!grown) return;  // left to its timeout: no memory to remember it
+        route->unwatched = grown;
+        route->unwatched_capacity = capacity;
+    }
+    route->unwatched[route->unwatched_count++] = easy;
+}
 
 // curl's socket callback. `known` (curl's per-socket pointer, set with curl_multi_assign) marks a
 // socket already in the set. A socket curl wants nothing from is taken out of the set: epoll
@@ -111,29 +125,8 @@ static int route_socket(CURL *easy, curl_socket_t socket, int what, void *contex
     return 0;
 }
 
-// Keeps `easy` for the engine to end. Returning -1 would make curl fail every transfer of the
-// multi handle, not just this one.
-static void note_unwatched(afc_socket_route *route, CURL *easy, int error) {
-    route->unwatched_errno = error;
-    for (int index = 0; index < route->unwatched_count; index++) {
-        if (route->unwatched[index] == easy) return;
-    }
-    if (route->unwatched_count == route->unwatched_capacity) {
-        int capacity = route->unwatched_capacity ? route->unwatched_capacity * 2 : 8;
-        CURL **grown = realloc(route->unwatched, sizeof(CURL *) * (size_t)capacity);
-        if (!grown) return;  // left to its timeout: no memory to remember it
-        route->unwatched = grown;
-        route->unwatched_capacity = capacity;
-    }
-    route->unwatched[route->unwatched_count++] = easy;
-}
-
-int afc_wait_take_unwatched(afc_socket_route *route, CURL **into, int capacity) {
-    int count = route->unwatched_count < capacity ? route->unwatched_count : capacity;
-    if (count <= 0) return 0;
-    memcpy(into, route->unwatched + route->unwatched_count - count, sizeof(CURL *) * (size_t)count);
-    route->unwatched_count -= count;
-    return count;
+CURL *afc_wait_take_unwatched(afc_socket_route *route) {
+    return route->unwatched_count > 0 ? route->unwatched[--route->unwatched_count] : NULL;
 }
 
 void afc_wait_forget_unwatched(afc_socket_route *route, CURL *easy) {
