@@ -12,6 +12,11 @@ struct BodyPart {
     var source: Source
     /// The number of body bytes the part promises.
     var length: UInt64
+
+    /// Whether the part's bytes are read from a file of the app's.
+    var isFile: Bool {
+        if case .file = source { true } else { false }
+    }
 }
 
 /// Builds part headers that real parsers read back: quoted parameters with `\` and `"` escaped,

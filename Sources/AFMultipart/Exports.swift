@@ -1,3 +1,3 @@
 /// AFMultipart: multipart/form-data bodies (RFC 7578), encoded in memory up to a threshold and
-/// sent from their parts above it.
+/// from a file, or from the parts' own files, above it.
 @_exported import AFCore

@@ -4,9 +4,11 @@ import FoundationNetworking
 #endif
 
 /// A multipart upload: the request with the form's `Content-Type`, and the body made once
-/// (retries reuse it) — in memory at or below the threshold, else sent from its parts
-/// (`FormSegments`: files read where they are, what cannot be read twice in a `SpilledForm`,
-/// a file without a name that is closed when the request ends).
+/// (retries reuse it). At or below the threshold it is encoded in memory. Above it, a form with
+/// no file parts is written whole to a `SpilledForm` (a file without a name, closed when the
+/// request ends) and uploaded as a `.file`, as Alamofire uploads its temporary file; a form with
+/// file parts is sent from its parts (`FormSegments`: files read where they are, so a large file
+/// is not copied).
 final class MultipartUpload: UploadConvertible, UploadEndObserving, @unchecked Sendable {
     private let form: MultipartFormData
     private let build: (@Sendable (MultipartFormData) -> Void)?
@@ -45,7 +47,14 @@ final class MultipartUpload: UploadConvertible, UploadEndObserving, @unchecked S
         if form.contentLength <= threshold {
             return .data(try form.encode())
         }
-        let segments = try FormSegments(parts: form.checkedParts(), boundary: form.boundary, threshold: threshold)
+        let parts = try form.checkedParts()
+        guard parts.contains(where: \.isFile) else {
+            let encoder = MultipartEncoder(boundary: form.boundary)
+            let whole = try SpilledForm { output in try encoder.encode(parts, to: output.write) }
+            spilled.withLock { $0 = whole }
+            return .file(whole.url, shouldRemove: false)
+        }
+        let segments = try FormSegments(parts: parts, boundary: form.boundary, threshold: threshold)
         spilled.withLock { $0 = segments.spill }
         return .stream(FormPartsStream(segments.segments))
     }

@@ -153,20 +153,49 @@ struct ParsedForm: Decodable, Sendable {
 
     @Test func theSpillIsPrivateAndHasNoNameAnotherUserCouldSwap() async throws {
         let session = makeSession()
-        let request = session.upload(multipartFormData: bigForm, to: Server.faults("/stall"), usingThreshold: 100_000)
+        let form = MultipartFormData()
+        bigForm(form)
+        let encodedSize = try form.encode().count
+        let request = session.upload(multipartFormData: form, to: Server.faults("/stall"), usingThreshold: 100_000)
         let task = request.serializingData()
         _ = await response { done in request.onURLSessionTaskCreation(on: DispatchQueue(label: "test.task")) { done($0) } }
         let file = try #require(spillFile(of: request))
-        // While it is sent: readable through the descriptor only, 0600; no name holds it.
+        // While it is sent: the whole form, readable through the descriptor only, 0600; no name holds it.
         var info = stat()
         #expect(stat(file.path, &info) == 0)  // through the descriptor's link, to the file
-        #expect(info.st_size == 300_000 && info.st_mode & 0o777 == 0o600 && info.st_nlink == 0)
+        #expect(info.st_size == encodedSize && info.st_mode & 0o777 == 0o600 && info.st_nlink == 0)
         // The private directory it was made in went with its name: nothing is left behind.
         let target = try #require(Self.linkTarget(file))
         let directory = try #require(target.range(of: "/AF-multipart-").map { target[..<target[$0.upperBound...].firstIndex(of: "/")!] })
         #expect(!FileManager.default.fileExists(atPath: String(directory)))
         request.cancel()
         _ = await task.response
+    }
+
+    /// A form none of whose bytes are on disk yet is written whole to the spill and uploaded as a
+    /// `.file`, as Alamofire uploads its temporary file; a retry sends the same file again.
+    @Test func aFormWithoutFilePartsIsUploadedAsAFile() async throws {
+        let streamed = patternBytes(120_000) { UInt8(truncatingIfNeeded: $0 * 7) }
+        let key = "whole-\(UUID().uuidString)"
+        let retry = RetryPolicy(retryLimit: 2, exponentialBackoffScale: 0.01, retryableHTTPMethods: [.post])
+        let session = makeSession()
+        let form = MultipartFormData()
+        bigForm(form)
+        form.append(InputStream(data: streamed), withLength: 120_000, name: "stream", fileName: "s.bin", mimeType: "application/octet-stream")
+        let request = session.upload(multipartFormData: form, to: Server.faults("/multipart-echo?parser=email&key=\(key)&fail=1&status=503"),
+                                     usingThreshold: 100_000, interceptor: retry).validate()
+        let parsed = try await request.serializingDecodable(ParsedForm.self).value
+        #expect(request.retryCount == 1)
+        #expect(parsed.part("big")?.sha256 == (try sha256Hex(Data(repeating: 1, count: 300_000))))
+        #expect(parsed.part("stream")?.sha256 == (try sha256Hex(streamed)))
+        guard case let .file(url, shouldRemove) = request.uploadable else {
+            Issue.record("expected a file body, got \(String(describing: request.uploadable))")
+            return
+        }
+        #expect(url.path.hasPrefix("/proc/self/fd/"), "the file has no name to remove")
+        #expect(!shouldRemove)
+        #expect(form.contentLength == 420_000)
+        withExtendedLifetime(session) {}
     }
 
     /// A spill's directory is private (0700) while it has the file's name.
