@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Runs the test suite, as scripts/test.sh built it, again on the newest libcurl of Debian's
+# bookworm-backports (the release Debian 13 ships), loaded with LD_LIBRARY_PATH. Newer libcurl
+# releases change what AF relies on (connection reuse, error wording, one receive buffer per
+# multi handle), and many servers run them. Nothing is installed: the package list and the
+# package are fetched into a temporary directory with the system's keyring.
+# Usage: scripts/test-newer-libcurl.sh [swift test options]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/sources" "$work/lists/partial" "$work/cache/archives/partial" "$work/root"
+
+# The system's Debian mirror (it may not be deb.debian.org), else Debian's own.
+mirror=$(grep -hs -E '^URIs:' /etc/apt/sources.list.d/*.sources | awk '{print $2}' | grep -v security | head -1 || true)
+[ -n "$mirror" ] || mirror=$(grep -hs -E '^deb ' /etc/apt/sources.list | awk '{print $2}' | grep -v security | head -1 || true)
+[ -n "$mirror" ] || mirror=http://deb.debian.org/debian
+cat >"$work/sources/backports.sources" <<EOF
+Types: deb
+URIs: $mirror
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+apt_options=(-o Dir::Etc::sourcelist=/dev/null -o "Dir::Etc::sourceparts=$work/sources"
+             -o "Dir::State::Lists=$work/lists" -o "Dir::Cache=$work/cache" -o APT::Sandbox::User=root)
+apt-get "${apt_options[@]}" -qq update
+(cd "$work" && apt-get "${apt_options[@]}" -qq download libcurl4/bookworm-backports)
+deb=$(ls "$work"/libcurl4_*.deb)
+dpkg-deb -x "$deb" "$work/root"
+lib=$(dirname "$(find "$work/root" -name 'libcurl.so.4' | head -1)")
+
+binary=$(swift build --show-bin-path)/AFPackageTests.xctest
+if ! LD_LIBRARY_PATH="$lib" ldd "$binary" | grep -q "$lib/libcurl.so.4"; then
+    echo "the tests would not load $lib/libcurl.so.4:" >&2
+    LD_LIBRARY_PATH="$lib" ldd "$binary" >&2
+    exit 1
+fi
+echo "=== the test suite on $(basename "$deb" .deb) ==="
+log="$work/test.log"
+status=0
+LD_LIBRARY_PATH="$lib" swift test --skip-build "$@" 2>&1 | tee "$log" || status=$?
+if [ "$status" -ne 0 ]; then
+    echo "=== what failed on $(basename "$deb" .deb) (repeated from above) ==="
+    grep -a -A8 -E "recorded an issue|error:|Fatal error|Time limit" "$log" | head -150 || true
+fi
+exit "$status"
