@@ -5,9 +5,10 @@ import FoundationNetworking
 
 extension Session {
     /// Uploads the form `multipartFormData` builds. Forms of up to `encodingMemoryThreshold`
-    /// bytes are encoded in memory. A larger form is written to a temporary file that has no name
-    /// and uploaded as a `.file`; one with file parts is sent from its parts instead (files read
-    /// where they are, only stream parts and large `Data` parts kept in such a file).
+    /// bytes are encoded in memory. A larger form is written to a private temporary file and
+    /// uploaded as a `.file` removed when the request ends; one with file parts is sent from its
+    /// parts instead (files read where they are, only stream parts and large `Data` parts kept in
+    /// a temporary file that has no name).
     public func upload(multipartFormData: @escaping @Sendable (MultipartFormData) -> Void,
                        to url: any URLConvertible,
                        usingThreshold encodingMemoryThreshold: UInt64 = MultipartFormData.encodingMemoryThreshold,

@@ -130,8 +130,17 @@ struct ParsedForm: Decodable, Sendable {
         #expect(part.data == Data("x".utf8))
     }
 
+    /// A small file of the app's: a form with it is sent from its parts, and its large `Data` part
+    /// spilled to a file that has no name.
+    private static let note: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("af-multipart-note-\(UUID().uuidString).txt")
+        try? Data("a note".utf8).write(to: url)
+        return url
+    }()
+
     private func bigForm(_ form: MultipartFormData) {
         form.append(Data(repeating: 1, count: 300_000), withName: "big", fileName: "big.bin", mimeType: "application/octet-stream")
+        form.append(Self.note, withName: "note")
     }
 
     /// The descriptor path a spilled upload is sent from, after checking it is one.
@@ -153,17 +162,14 @@ struct ParsedForm: Decodable, Sendable {
 
     @Test func theSpillIsPrivateAndHasNoNameAnotherUserCouldSwap() async throws {
         let session = makeSession()
-        let form = MultipartFormData()
-        bigForm(form)
-        let encodedSize = try form.encode().count
-        let request = session.upload(multipartFormData: form, to: Server.faults("/stall"), usingThreshold: 100_000)
+        let request = session.upload(multipartFormData: bigForm, to: Server.faults("/stall"), usingThreshold: 100_000)
         let task = request.serializingData()
         _ = await response { done in request.onURLSessionTaskCreation(on: DispatchQueue(label: "test.task")) { done($0) } }
         let file = try #require(spillFile(of: request))
-        // While it is sent: the whole form, readable through the descriptor only, 0600; no name holds it.
+        // While it is sent: readable through the descriptor only, 0600; no name holds it.
         var info = stat()
         #expect(stat(file.path, &info) == 0)  // through the descriptor's link, to the file
-        #expect(info.st_size == encodedSize && info.st_mode & 0o777 == 0o600 && info.st_nlink == 0)
+        #expect(info.st_size == 300_000 && info.st_mode & 0o777 == 0o600 && info.st_nlink == 0)
         // The private directory it was made in went with its name: nothing is left behind.
         let target = try #require(Self.linkTarget(file))
         let directory = try #require(target.range(of: "/AF-multipart-").map { target[..<target[$0.upperBound...].firstIndex(of: "/")!] })
@@ -172,15 +178,16 @@ struct ParsedForm: Decodable, Sendable {
         _ = await task.response
     }
 
-    /// A form none of whose bytes are on disk yet is written whole to the spill and uploaded as a
-    /// `.file`, as Alamofire uploads its temporary file; a retry sends the same file again.
-    @Test func aFormWithoutFilePartsIsUploadedAsAFile() async throws {
+    /// A form without file parts, above the threshold: written whole to a private file and
+    /// uploaded as a `.file` that is removed when the request ends, as Alamofire does; a retry
+    /// sends the same file again.
+    @Test func aFormWithoutFilePartsIsUploadedAsAFileRemovedAtTheEnd() async throws {
         let streamed = patternBytes(120_000) { UInt8(truncatingIfNeeded: $0 * 7) }
         let key = "whole-\(UUID().uuidString)"
         let retry = RetryPolicy(retryLimit: 2, exponentialBackoffScale: 0.01, retryableHTTPMethods: [.post])
         let session = makeSession()
         let form = MultipartFormData()
-        bigForm(form)
+        form.append(Data(repeating: 1, count: 300_000), withName: "big", fileName: "big.bin", mimeType: "application/octet-stream")
         form.append(InputStream(data: streamed), withLength: 120_000, name: "stream", fileName: "s.bin", mimeType: "application/octet-stream")
         let request = session.upload(multipartFormData: form, to: Server.faults("/multipart-echo?parser=email&key=\(key)&fail=1&status=503"),
                                      usingThreshold: 100_000, interceptor: retry).validate()
@@ -192,9 +199,89 @@ struct ParsedForm: Decodable, Sendable {
             Issue.record("expected a file body, got \(String(describing: request.uploadable))")
             return
         }
-        #expect(url.path.hasPrefix("/proc/self/fd/"), "the file has no name to remove")
-        #expect(!shouldRemove)
-        #expect(form.contentLength == 420_000)
+        #expect(shouldRemove)
+        #expect(url.path.hasPrefix(FileManager.default.temporaryDirectory.path + "/AF-multipart-"))
+        #expect(!FileManager.default.fileExists(atPath: url.path), "the file is removed once the request ended")
+        #expect(!FileManager.default.fileExists(atPath: url.deletingLastPathComponent().path), "and its directory")
+        withExtendedLifetime(session) {}
+    }
+
+    /// While it is sent, the form's file is 0600 in a directory only this user can enter; a
+    /// cancelled request removes both.
+    @Test func theFormFileIsPrivateAndGoesWhenTheRequestIsCancelled() async throws {
+        let session = makeSession()
+        let request = session.upload(multipartFormData: { form in
+            form.append(Data(repeating: 2, count: 200_000), withName: "big")
+        }, to: Server.faults("/stall"), usingThreshold: 100_000)
+        let task = request.serializingData()
+        _ = await response { done in request.onURLSessionTaskCreation(on: DispatchQueue(label: "test.task")) { done($0) } }
+        guard case let .file(url, _) = request.uploadable else {
+            Issue.record("expected a file body, got \(String(describing: request.uploadable))")
+            return
+        }
+        let directory = url.deletingLastPathComponent().path
+        let fileMode = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int
+        let directoryMode = try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as? Int
+        #expect(fileMode == 0o600 && directoryMode == 0o700)
+        request.cancel()
+        #expect(await task.response.error?.isExplicitlyCancelledError == true)
+        #expect(!FileManager.default.fileExists(atPath: url.path) && !FileManager.default.fileExists(atPath: directory))
+    }
+
+    /// A stream that hands over its bytes only once let go, telling when it is first read.
+    final class HeldStream: InputStream {
+        let reading = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        private var rest: Data
+
+        init(_ data: Data) {
+            rest = data
+            super.init(data: Data())
+        }
+
+        override func open() {}
+        override func close() {}
+        override var hasBytesAvailable: Bool { !rest.isEmpty }
+        override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength length: Int) -> Int {
+            if rest.count == 120_000 {
+                reading.signal()
+                proceed.wait()
+            }
+            let count = min(length, rest.count)
+            rest.copyBytes(to: buffer, count: count)
+            rest.removeFirst(count)
+            return count
+        }
+    }
+
+    /// A request cancelled while its form is being written (on the session's own request queue)
+    /// ends first; the file written after that end is removed at once, not left behind.
+    @Test func aFormFileWrittenAfterTheRequestEndedIsRemoved() async throws {
+        let requestQueue = DispatchQueue(label: "test.requestQueue")
+        _ = Server.faults("")
+        let session = Session(rootQueue: DispatchQueue(label: "test.root"), requestQueue: requestQueue)
+        let stream = HeldStream(Data(repeating: 5, count: 120_000))
+        let boundary = "held-\(UUID().uuidString)"
+        let form = MultipartFormData(boundary: boundary)
+        form.append(stream, withLength: 120_000, name: "stream", fileName: "s.bin", mimeType: "application/octet-stream")
+        let request = session.upload(multipartFormData: form, to: Server.faults("/sink"), usingThreshold: 100_000)
+        let task = request.serializingData()
+        let (reading, proceed) = (stream.reading, stream.proceed)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async { reading.wait(); done.resume() }
+        }
+        request.cancel()
+        #expect(await task.response.error?.isExplicitlyCancelledError == true)
+        proceed.signal()
+        requestQueue.sync {}  // the form is written, and let go, on this queue
+        let temporary = FileManager.default.temporaryDirectory
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter { name in
+            guard name.hasPrefix("AF-multipart-"),
+                  let bytes = FileManager.default.contents(atPath: temporary.appendingPathComponent(name).appendingPathComponent("form").path)
+            else { return false }
+            return bytes.range(of: Data(boundary.utf8)) != nil
+        }
+        #expect(left.isEmpty, "left behind: \(left)")
         withExtendedLifetime(session) {}
     }
 
@@ -209,9 +296,9 @@ struct ParsedForm: Decodable, Sendable {
 
     @Test func aFormAtTheThresholdIsEncodedInMemory() async throws {
         let session = makeSession()
-        // The form's contentLength is exactly 300,000 bytes.
+        // The form's contentLength is exactly 300,006 bytes: the large part and the note's 6.
         let request = session.upload(multipartFormData: bigForm, to: Server.faults("/multipart-echo?parser=email"),
-                                     usingThreshold: 300_000)
+                                     usingThreshold: 300_006)
         let parsed = try await request.serializingDecodable(ParsedForm.self).value
         #expect(parsed.part("big")?.size == 300_000)
         guard case .data = request.uploadable else {

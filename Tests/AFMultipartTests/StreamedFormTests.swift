@@ -23,10 +23,9 @@ import Testing
         }
     }
 
-    /// The descriptor path of a request's spilled form or parts, if it has any.
+    /// The descriptor path of a request's spilled parts, if it has any.
     static func spillFile(of request: UploadRequest) -> URL? {
-        if case let .file(url, _) = request.uploadable { return url.path.hasPrefix("/proc/self/fd/") ? url : nil }
-        return segments(of: request)?.segments.lazy.compactMap { segment -> URL? in
+        segments(of: request)?.segments.lazy.compactMap { segment -> URL? in
             guard case let .file(url, _, _, _) = segment, url.path.hasPrefix("/proc/self/fd/") else { return nil }
             return url
         }.first

@@ -94,8 +94,9 @@ public final class UploadRequest: DataRequest, @unchecked Sendable {
     }
 }
 
-/// An upload body that holds something until its request ends (AFMultipart's spilled form keeps
-/// the descriptor of its unlinked file): told once the request's handlers ran.
+/// An upload body that holds something until its request ends (AFMultipart's spilled parts keep
+/// the descriptor of an unlinked file, its encoded form file has a private directory): told once
+/// the request ends.
 package protocol UploadEndObserving: Sendable {
     func uploadDidEnd()
 }
