@@ -12,10 +12,17 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/sources" "$work/lists/partial" "$work/cache/archives/partial" "$work/root"
 
-# The system's Debian mirror (it may not be deb.debian.org), else Debian's own.
-mirror=$(grep -hs -E '^URIs:' /etc/apt/sources.list.d/*.sources | awk '{print $2}' | grep -v security | head -1 || true)
-[ -n "$mirror" ] || mirror=$(grep -hs -E '^deb ' /etc/apt/sources.list | awk '{print $2}' | grep -v security | head -1 || true)
-[ -n "$mirror" ] || mirror=http://deb.debian.org/debian
+# Debian 12 only: bookworm-backports is its backports suite.
+if ! grep -qs '^VERSION_CODENAME=bookworm' /etc/os-release; then
+    echo "test-newer-libcurl: not Debian 12 (bookworm); skipped" >&2
+    exit 0
+fi
+# The Debian mirror: AF_DEBIAN_MIRROR, else the one of the system's debian.sources, else Debian's.
+mirror=${AF_DEBIAN_MIRROR:-}
+if [ -z "$mirror" ] && [ -f /etc/apt/sources.list.d/debian.sources ]; then
+    mirror=$(awk '$1 == "URIs:" && $2 !~ /security/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources)
+fi
+mirror=${mirror:-http://deb.debian.org/debian}
 cat >"$work/sources/backports.sources" <<EOF
 Types: deb
 URIs: $mirror
@@ -29,12 +36,15 @@ apt-get "${apt_options[@]}" -qq update
 (cd "$work" && apt-get "${apt_options[@]}" -qq download libcurl4/bookworm-backports)
 deb=$(ls "$work"/libcurl4_*.deb)
 dpkg-deb -x "$deb" "$work/root"
-lib=$(dirname "$(find "$work/root" -name 'libcurl.so.4' | head -1)")
+lib=$(dirname "$(find "$work/root" -name 'libcurl.so.4' -print -quit)")
 
+# The debug build scripts/test.sh made: it must load this libcurl, and find what that needs.
 binary=$(swift build --show-bin-path)/AFPackageTests.xctest
-if ! LD_LIBRARY_PATH="$lib" ldd "$binary" | grep -q "$lib/libcurl.so.4"; then
-    echo "the tests would not load $lib/libcurl.so.4:" >&2
-    LD_LIBRARY_PATH="$lib" ldd "$binary" >&2
+loaded=$(LD_LIBRARY_PATH="$lib" ldd "$binary")
+needs=$(LD_LIBRARY_PATH="$lib" ldd "$lib/libcurl.so.4")
+if ! grep -qF "$lib/libcurl.so.4" <<<"$loaded" || grep -q "not found" <<<"$needs"; then
+    echo "the tests cannot run on $lib/libcurl.so.4:" >&2
+    echo "$loaded" "$needs" >&2
     exit 1
 fi
 echo "=== the test suite on $(basename "$deb" .deb) ==="
