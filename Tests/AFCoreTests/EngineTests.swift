@@ -35,16 +35,19 @@ import Testing
         configuration.httpMaximumConnectionsPerHost = 40
         let root = DispatchQueue(label: "test.heldRoot")
         let session = makeSession(configuration: configuration, rootQueue: root)
+        let longpoll = TestServers.shared.all["longpoll"]!
         // One finished HTTP/1.1 transfer first, so the engine splits the burst.
-        _ = await session.request(Server.http("/bench.json")).serializingData().response
+        _ = await session.request(longpoll + "/gather?count=1&key=\(UUID().uuidString)").serializingData().response
         root.suspend()
-        // A second each (nginx's rate limit): all 40 overlap.
-        let tasks = (0..<40).map { _ in session.request(Server.http("/slow/4mb.bin")).serializingData() }
+        // The server answers none of them until all 40 are held at once (or 20 s have passed):
+        // no connection is free for another to reuse, and one left behind holds up all of them.
+        let url = longpoll + "/gather?count=40&ms=20000&key=\(UUID().uuidString)"
+        let tasks = (0..<40).map { _ in session.request(url).serializingString() }
         root.resume()
-        var responses: [AFDataResponse<Data>] = []
+        var responses: [AFDataResponse<String>] = []
         for task in tasks { responses.append(await task.response) }
-        #expect(responses.allSatisfy { $0.error == nil && $0.data?.count == 4 << 20 })
-        // All at once: each on a connection of its own, none waiting for another to end.
+        #expect(responses.allSatisfy { $0.value == #"{"gathered": true}"# }, "all 40 were held at once")
+        // All at once: each on a connection of its own.
         let ports = Set(responses.compactMap { $0.metrics?.transactionMetrics.last?.localPort })
         #expect(ports.count == 40)
     }

@@ -50,15 +50,13 @@ import Testing
 
     @Test func aRetryWaitingForItsDelayEndsWhenTheShutdownStarts() async throws {
         _ = TestServers.shared
-        let service = SessionService(interceptor: RetryPolicy(exponentialBackoffBase: 2, exponentialBackoffScale: 300),
-                                     gracePeriod: .seconds(30))
+        let policy = DecidedRetryPolicy(exponentialBackoffBase: 2, exponentialBackoffScale: 300)
+        let service = SessionService(interceptor: policy, gracePeriod: .seconds(30))
         let group = ServiceGroup(services: [service], logger: Logger(label: "af.test.lifecycle"))
         let running = Task { try await group.run() }
-        let retried = OneShot()
         let request = service.session.request(Server.faults("/flaky/\(uniqueKey())?fail=9")).validate()
-            .onURLSessionTaskCreation(on: .global()) { _ in retried.fire() }
         let outcome = request.serializingData()
-        await retried.wait()  // the first attempt went out; it fails and waits 600 s to retry
+        await policy.decided.wait()  // the first attempt failed; the retry waits 600 s
         await group.triggerGracefulShutdown()
         let error = await outcome.response.error
         guard case let .requestRetryFailed(retryError, _)? = error else {
@@ -85,6 +83,20 @@ import Testing
         #expect(refused?.isSessionInvalidatedError == true || refused?.isRequestAdaptationError == true)
         await group.triggerGracefulShutdown()
         try await running.value
+    }
+}
+
+/// Alamofire's RetryPolicy, telling once it has decided on a retry: a shutdown started after
+/// that meets a retry waiting for its delay, not an attempt still in flight.
+final class DecidedRetryPolicy: RetryPolicy, @unchecked Sendable {
+    let decided = OneShot()
+
+    override func retry(_ request: Request, for session: Session, dueTo error: any Error,
+                        completion: @escaping @Sendable (RetryResult) -> Void) {
+        super.retry(request, for: session, dueTo: error) { [decided] result in
+            completion(result)
+            decided.fire()
+        }
     }
 }
 

@@ -5,6 +5,11 @@
     GET /hold?ms=N&gather=G
                      held until G requests are held at once (then all of them are answered, and
                      later ones with the same G at once, until the next /stats), or N ms at most
+    GET /gather?count=G&key=K&ms=N
+                     held until G requests of key K are held at once (one test's requests,
+                     whatever others hold), or N ms at most (default 20000); the body says
+                     {"gathered": true} when they were all held, false when N ms passed first;
+                     not counted by /stats
     GET /drip?chunks=N&ms=M&bytes=B
                      a chunked response of N chunks of B bytes (defaults 100, 20, 64), one
                      every M milliseconds
@@ -64,6 +69,8 @@ class Arrivals:
 arrivals = Arrivals()
 # For each gather count G: set once G requests were held at once.
 gathers = {}
+# For each /gather key: how many of its requests are held now, and the event set once enough were.
+keyed_gathers = {}
 
 
 def respond(writer, status, body):
@@ -94,6 +101,19 @@ async def serve(reader, writer):
                     await asyncio.sleep(seconds)
                 respond(writer, 200, BODY)
                 arrivals.answer()
+            elif target.path == "/gather":
+                query = parse_qs(target.query)
+                keyed = keyed_gathers.setdefault(query.get("key", [""])[0], {"held": 0, "event": asyncio.Event()})
+                keyed["held"] += 1
+                if keyed["held"] >= int(query.get("count", ["1"])[0]):
+                    keyed["event"].set()
+                try:
+                    await asyncio.wait_for(keyed["event"].wait(), int(query.get("ms", ["20000"])[0]) / 1000)
+                except asyncio.TimeoutError:
+                    pass
+                finally:
+                    keyed["held"] -= 1
+                respond(writer, 200, json.dumps({"gathered": keyed["event"].is_set()}).encode())
             elif target.path == "/drip":
                 query = parse_qs(target.query)
                 chunks, ms, size = (int(query.get(name, [default])[0])
