@@ -48,11 +48,4 @@ if ! grep -qF "$lib/libcurl.so.4" <<<"$loaded" || grep -q "not found" <<<"$needs
     exit 1
 fi
 echo "=== the test suite on $(basename "$deb" .deb) ==="
-log="$work/test.log"
-status=0
-LD_LIBRARY_PATH="$lib" swift test --skip-build "$@" 2>&1 | tee "$log" || status=$?
-if [ "$status" -ne 0 ]; then
-    echo "=== what failed on $(basename "$deb" .deb) (repeated from above) ==="
-    grep -a -A8 -E "recorded an issue|error:|Fatal error|Time limit" "$log" | head -150 || true
-fi
-exit "$status"
+LD_LIBRARY_PATH="$lib" scripts/run-tests.sh "$@"

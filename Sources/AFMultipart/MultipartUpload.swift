@@ -16,15 +16,9 @@ final class MultipartUpload: UploadConvertible, UploadEndObserving, @unchecked S
     private let threshold: UInt64
     private let fileManager: FileManager
     private let made = Protected<Result<UploadRequest.Uploadable, any Error>?>(nil)
-    private let held = Protected(Held())
-
-    /// The files the body is read from, until the request ends. A request cancelled while its
-    /// body is being made ends first: the files made after that are let go at once.
-    private struct Held {
-        var ended = false
-        var spill: SpilledForm?
-        var file: EncodedFormFile?
-    }
+    /// What lets go of the files the body is read from, run when the request ends. A request
+    /// cancelled while its body is being made ends first: files made after that go at once.
+    private let held = Protected<(ended: Bool, releases: [@Sendable () -> Void])>((false, []))
 
     init(form: MultipartFormData, build: (@Sendable (MultipartFormData) -> Void)?, request: any URLRequestConvertible,
          threshold: UInt64, fileManager: FileManager) {
@@ -57,23 +51,29 @@ final class MultipartUpload: UploadConvertible, UploadEndObserving, @unchecked S
         }
         let parts = try form.checkedParts()
         guard parts.contains(where: \.isFile) else {
-            let file = try EncodedFormFile(parts: parts, boundary: form.boundary)
-            if held.withLock({ held in held.file = held.ended ? nil : file; return held.ended }) { file.discard() }
+            let file = try EncodedFormFile(form)
+            releaseAtEnd(file.discard)
             return .file(file.url, shouldRemove: true)
         }
         let segments = try FormSegments(parts: parts, boundary: form.boundary, threshold: threshold)
-        if held.withLock({ held in held.spill = held.ended ? nil : segments.spill; return held.ended }) {
-            segments.spill?.close()
-        }
+        if let spill = segments.spill { releaseAtEnd(spill.close) }
         return .stream(FormPartsStream(segments.segments))
     }
 
-    func uploadDidEnd() {
-        let (spill, file) = held.withLock { held in
-            defer { held = Held(ended: true) }
-            return (held.spill, held.file)
+    /// Runs `release` when the request ends, or now if it already has.
+    private func releaseAtEnd(_ release: @escaping @Sendable () -> Void) {
+        let ended = held.withLock { held in
+            if !held.ended { held.releases.append(release) }
+            return held.ended
         }
-        spill?.close()
-        file?.discard()
+        if ended { release() }
+    }
+
+    func uploadDidEnd() {
+        let releases = held.withLock { held in
+            defer { held = (true, []) }
+            return held.releases
+        }
+        for release in releases { release() }
     }
 }
