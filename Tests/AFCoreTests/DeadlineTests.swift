@@ -15,15 +15,21 @@ import Testing
     /// answers (a retrier waiting for the network, say).
     final class ScriptedRetrier: RequestInterceptor, @unchecked Sendable {
         let answer: RetryResult?
+        /// Stops the request's retries right after answering, as a shutdown that starts just then.
+        let stopAfterAnswering: Bool
         let asked = OneShot()
         let questions = Protected(0)
-        init(answer: RetryResult?) { self.answer = answer }
+        init(answer: RetryResult?, stopAfterAnswering: Bool = false) {
+            self.answer = answer
+            self.stopAfterAnswering = stopAfterAnswering
+        }
 
         func retry(_ request: Request, for session: Session, dueTo error: any Error,
                    completion: @escaping @Sendable (RetryResult) -> Void) {
             questions.withLock { $0 += 1 }
             asked.fire()
             if let answer { completion(answer) }
+            if stopAfterAnswering { request.stopRetrying(because: Stop()) }
         }
     }
 
@@ -103,6 +109,23 @@ import Testing
         }
         #expect(retryError is Stop)
         #expect((originalError as? AFError)?.responseCode == 503)
+    }
+
+    /// A stop that comes after the retrier answered but before its retry was scheduled (the
+    /// answer is handed to the request's queue, on which this retrier is asked) still ends the
+    /// request at once, not when the delay is over.
+    @Test func stopRetryingRightAfterTheAnswerEndsTheRetryItScheduled() async {
+        let retrier = ScriptedRetrier(answer: .retryWithDelay(600), stopAfterAnswering: true)
+        let session = makeSession(interceptor: retrier)
+        let request = session.request(Server.faults("/flaky/\(uniqueKey())?fail=9")).validate()
+        let error = await request.serializingData().response.error
+        guard case let .requestRetryFailed(retryError, originalError)? = error else {
+            Issue.record("expected requestRetryFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(retryError is Stop)
+        #expect((originalError as? AFError)?.responseCode == 503)
+        #expect(request.retryCount == 0)
     }
 
     @Test func afterStopRetryingNoRetrierIsAsked() async {

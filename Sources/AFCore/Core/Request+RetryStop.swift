@@ -66,9 +66,14 @@ extension Request {
         mutableState.withLock { $0.retryDecision = nil }
     }
 
-    /// A retry was decided and will begin (after its delay, if any).
-    func retryWasScheduled() {
-        mutableState.withLock { $0.retryScheduled = true }
+    /// A retry was decided and will begin (after its delay, if any); the error to end with
+    /// instead when its retries were stopped since the retrier answered.
+    func retryWasScheduled() -> AFError? {
+        mutableState.withLock { state in
+            if let stop = state.retryStop { return stop.endingError(state.error ?? .explicitlyCancelled) }
+            state.retryScheduled = true
+            return nil
+        }
     }
 
     /// Keeps the timer of the retry just scheduled, so that a cancel or a stop can cancel it;

@@ -179,7 +179,11 @@ extension Session: RequestDelegate {
     }
 
     public func retryRequest(_ request: Request, withDelay timeDelay: TimeInterval?) {
-        request.retryWasScheduled()
+        // A stop that came after the retrier answered ends the request here: the retry it
+        // would cancel is not scheduled yet.
+        if let stopped = request.retryWasScheduled() {
+            return request.underlyingQueue.async { request.endInsteadOfRetrying(with: stopped) }
+        }
         // Weak: the session's active requests hold it until it ends, and a retry its stop ended
         // (see `Request.stopRetrying`) must not keep it for the rest of the delay.
         let retry: @Sendable () -> Void = { [weak request] in
