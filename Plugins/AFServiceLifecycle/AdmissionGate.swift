@@ -42,6 +42,17 @@ final class AdmissionGate: RequestInterceptor, EventMonitor, Sendable {
     }
 
     func request(_ request: Request, didAdaptInitialRequest initialRequest: URLRequest, to adaptedRequest: URLRequest) {
+        track(request)
+    }
+
+    /// An adapter after this one failed (a token refresh while offline, say): a retrier may
+    /// still retry the request, so its retries are stopped on close as an adapted one's are.
+    func request(_ request: Request, didFailToAdaptURLRequest initialRequest: URLRequest, withError error: AFError) {
+        track(request)
+    }
+
+    /// Keeps an admitted `request`, whose retries a close stops; stops them now if closed.
+    private func track(_ request: Request) {
         let closed = state.withLock { gate -> Bool in
             guard gate.admitted.contains(request.id) else { return false }
             if !gate.closed { gate.requests[request.id] = request }

@@ -68,6 +68,31 @@ import Testing
         try await running.value
     }
 
+    /// A request admitted by the service whose next adapter fails (a token refresh while
+    /// offline) and which RetryPolicy retries after a delay: the shutdown stops those retries too.
+    @Test func aRetryAfterAFailedAdapterEndsWhenTheShutdownStarts() async throws {
+        _ = TestServers.shared
+        let policy = DecidedRetryPolicy(exponentialBackoffBase: 2, exponentialBackoffScale: 300)
+        let offline = Adapter { _, _, completion in completion(.failure(URLError(.notConnectedToInternet))) }
+        let service = SessionService(interceptor: Interceptor(adapters: [offline], retriers: [policy]),
+                                     gracePeriod: .seconds(30))
+        let group = ServiceGroup(services: [service], logger: Logger(label: "af.test.lifecycle"))
+        let running = Task { try await group.run() }
+        let request = service.session.request(Server.http("/get"))
+        let outcome = request.serializingData()
+        await policy.decided.wait()  // the adapter failed; the retry waits 600 s
+        await group.triggerGracefulShutdown()
+        let error = await outcome.response.error
+        guard case let .requestRetryFailed(retryError, originalError)? = error else {
+            Issue.record("expected requestRetryFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(retryError is SessionServiceShuttingDown)
+        #expect((originalError as? AFError)?.isRequestAdaptationError == true)
+        #expect(request.retryCount == 0)
+        try await running.value
+    }
+
     @Test func triggerGracefulShutdownStartsTheGracePeriodBeforeTheGroupDoes() async throws {
         _ = TestServers.shared
         let service = SessionService(gracePeriod: .milliseconds(300))
