@@ -197,6 +197,28 @@ import Testing
         #expect(request.retryCount == 0)
     }
 
+    /// A retrier asked about a serializer's failure that does not answer (waiting for the
+    /// network, say), then a cancel (by the caller, or by the session shutting down): the request
+    /// ends at once with the result it had, not when the retrier answers.
+    @Test(arguments: [false, true])
+    func aCancelWhileTheRetrierOfASerializerDecidesEndsTheRequest(byShutdown: Bool) async throws {
+        struct Attempt: Decodable, Sendable { let attempt: Int }
+        let asked = OneShot()
+        let unanswered = Protected<[@Sendable (RetryResult) -> Void]>([])
+        let session = makeSession(interceptor: Retrier { _, _, _, completion in
+            unanswered.withLock { $0.append(completion) }  // kept, never called
+            asked.fire()
+        })
+        let request = session.request(Server.faults("/flaky-json/\(uniqueKey())?fail=1"))
+        let task = request.serializingDecodable(Attempt.self)
+        await asked.wait()
+        if byShutdown { await session.shutdown() } else { request.cancel() }
+        let response = await task.response
+        #expect(response.error?.isResponseSerializationError == true)
+        #expect(request.isCancelled)
+        #expect(request.retryCount == 0)
+    }
+
     @Test func aRetryDelayDoesNotHoldTheSession() async throws {
         // One request waits 10 minutes before its retry; another on the same session must finish
         // meanwhile (the time limit fails the test if the delay blocks the root queue). The delay
@@ -229,13 +251,33 @@ import Testing
 
     /// A Session whose interceptor asks for a retry in 10 minutes, and fires `released` when
     /// the Session is released. The sentinel is held by the interceptor alone.
-    private func sessionRetryingLater(delayStarted: OneShot, released: OneShot) -> Session {
+    /// `cancellingAfterAnswer`: the interceptor cancels the request right after answering, before
+    /// the answer (handed to the request's queue, on which it is asked) schedules the retry.
+    private func sessionRetryingLater(delayStarted: OneShot, released: OneShot,
+                                      cancellingAfterAnswer: Bool = false) -> Session {
         let sentinel = Sentinel(released)
         return makeSession(interceptor: Retrier { request, _, _, completion in
             withExtendedLifetime(sentinel) {}
             completion(request.retryCount == 0 ? .retryWithDelay(600) : .doNotRetry)
+            if cancellingAfterAnswer { request.cancel() }
             delayStarted.fire()
         })
+    }
+
+    /// A cancel between the retrier's answer and the retry's scheduling: the retry's timer is
+    /// made, then let go at once with the Session it holds.
+    @Test func aRetryCancelledBeforeItWasScheduledLetsGoOfTheSession() async throws {
+        let delayStarted = OneShot()
+        let released = OneShot()
+        var session: Session? = sessionRetryingLater(delayStarted: delayStarted, released: released,
+                                                     cancellingAfterAnswer: true)
+        let request = try #require(session).request(Server.httpbin("/status/500")).validate()
+        let response = await request.serializingData().response
+        #expect(response.error?.responseCode == 500)
+        #expect(request.isCancelled)
+        #expect(request.retryCount == 0)
+        session = nil
+        await released.wait()
     }
 
     /// A retry waiting for its delay that will not begin (the request was cancelled, or the

@@ -129,6 +129,10 @@ extension Request {
             switch result {
             case .doNotRetry:
                 self.responseSerializerDidComplete { deliver(nil) }
+            case .doNotRetryWithError where self.isCancelled:
+                // A cancel ended the retrier's wait, or came before its answer: the serializer
+                // delivers the result it had, as after a cancel during a retry's delay.
+                self.responseSerializerDidComplete { deliver(nil) }
             case let .doNotRetryWithError(retryError):
                 let error = retryError.asAFError(or: .requestRetryFailed(retryError: retryError, originalError: serializationError))
                 self.responseSerializerDidComplete { deliver(error) }

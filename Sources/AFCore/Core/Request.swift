@@ -356,12 +356,18 @@ public class Request: @unchecked Sendable {
     public func cancel() -> Self {
         enum Action { case none, cancelTask(SessionTask), finish, completeSerializer(@Sendable () -> Void) }
         var retryTimer: RetryTimer?
-        defer { retryTimer?.cancel() }
+        var retryDecision: (error: AFError, stop: @Sendable (AFError) -> Void)?
+        defer {
+            retryTimer?.cancel()
+            // A retrier still deciding (waiting for the network, say) is not waited for.
+            retryDecision?.stop(.explicitlyCancelled)
+        }
         let action = mutableState.withLock { state -> Action in
             guard state.state.canTransition(to: .cancelled) else { return .none }
             state.state = .cancelled
             state.error = state.error ?? .explicitlyCancelled
             retryTimer = state.retryTimer.take()
+            retryDecision = state.retryDecision.take()
             if let task = state.tasks.last, task.state != .completed { return .cancelTask(task) }
             if let delivery = state.serializerAwaitingRetry {
                 state.serializerAwaitingRetry = nil

@@ -200,7 +200,9 @@ extension Session: RequestDelegate {
                 retry()
             }
             timer.schedule(deadline: .now() + timeDelay)
-            guard request.holdRetryTimer(RetryTimer(source: timer)) else { return timer.cancel() }
+            // Activated even when cancelled at once: a source never activated keeps its handler,
+            // and with it this Session, for good.
+            if !request.holdRetryTimer(RetryTimer(source: timer)) { timer.cancel() }
             timer.activate()
         } else {
             request.underlyingQueue.async(execute: retry)
