@@ -264,6 +264,40 @@ import Testing
         })
     }
 
+    /// A serializer added after the request ended fails, and its retry waits for a delay: the
+    /// request is active again, so a shutdown ends it instead of leaving it to run after.
+    @Test func aShutdownEndsARetryALateSerializerAskedFor() async throws {
+        struct Numbers: Decodable, Sendable { let numbers: [Int] }
+        let delayStarted = OneShot()
+        let session = makeSession(interceptor: Retrier { request, _, _, completion in
+            completion(request.retryCount == 0 ? .retryWithDelay(600) : .doNotRetry)
+            delayStarted.fire()
+        })
+        let request = session.request(Server.httpbin("/get"))
+        _ = try await request.serializingData().value
+        let late = request.serializingDecodable(Numbers.self)
+        await delayStarted.wait()
+        await session.shutdown()
+        let response = await late.response
+        #expect(response.error?.isResponseSerializationError == true)
+        #expect(request.retryCount == 0)
+    }
+
+    /// The same retry asked for after the Session shut down does not begin: the serializer
+    /// delivers the result it had.
+    @Test func aRetryALateSerializerAsksForAfterTheShutdownDoesNotBegin() async throws {
+        struct Numbers: Decodable, Sendable { let numbers: [Int] }
+        let session = makeSession(interceptor: Retrier { request, _, _, completion in
+            completion(request.retryCount == 0 ? .retry : .doNotRetry)
+        })
+        let request = session.request(Server.httpbin("/get"))
+        _ = try await request.serializingData().value
+        await session.shutdown()
+        let response = await request.serializingDecodable(Numbers.self).response
+        #expect(response.error?.isResponseSerializationError == true)
+        #expect(request.retryCount == 0)
+    }
+
     /// A cancel between the retrier's answer and the retry's scheduling: the retry's timer is
     /// made, then let go at once with the Session it holds.
     @Test func aRetryCancelledBeforeItWasScheduledLetsGoOfTheSession() async throws {

@@ -179,6 +179,15 @@ extension Session: RequestDelegate {
     }
 
     public func retryRequest(_ request: Request, withDelay timeDelay: TimeInterval?) {
+        // Among the active requests again (a serializer added after the request ended may retry
+        // it), so that a shutdown cancels the retry; after a shutdown, it does not begin.
+        let refused = shutdownState.withLock { state in
+            if !state.requested { activeRequests.withLock { $0.insert(request) } }
+            return state.requested
+        }
+        if refused {
+            return request.underlyingQueue.async { request.endInsteadOfRetrying(with: .sessionInvalidated(error: nil)) }
+        }
         // A stop that came after the retrier answered ends the request here: the retry it
         // would cancel is not scheduled yet.
         if let stopped = request.retryWasScheduled() {
