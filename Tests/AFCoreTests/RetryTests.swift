@@ -217,6 +217,7 @@ import Testing
         #expect(response.error?.isResponseSerializationError == true)
         #expect(request.isCancelled)
         #expect(request.retryCount == 0)
+        unanswered.withLock { $0.removeAll() }  // they hold the Session, which holds this retrier
     }
 
     @Test func aRetryDelayDoesNotHoldTheSession() async throws {
@@ -298,8 +299,8 @@ import Testing
         #expect(request.retryCount == 0)
     }
 
-    /// A cancel between the retrier's answer and the retry's scheduling: the retry's timer is
-    /// made, then let go at once with the Session it holds.
+    /// A cancel between the retrier's answer and the retry's scheduling: the retry is not
+    /// scheduled, and nothing of it holds the Session.
     @Test func aRetryCancelledBeforeItWasScheduledLetsGoOfTheSession() async throws {
         let delayStarted = OneShot()
         let released = OneShot()

@@ -56,7 +56,7 @@ import Testing
         let running = Task { try await group.run() }
         let request = service.session.request(Server.faults("/flaky/\(uniqueKey())?fail=9")).validate()
         let outcome = request.serializingData()
-        await policy.decided.wait()  // the first attempt failed; the retry waits 600 s
+        await policy.decided.wait()  // the first attempt failed; the retry waits 300 s
         await group.triggerGracefulShutdown()
         let error = await outcome.response.error
         guard case let .requestRetryFailed(retryError, _)? = error else {
@@ -80,7 +80,7 @@ import Testing
         let running = Task { try await group.run() }
         let request = service.session.request(Server.http("/get"))
         let outcome = request.serializingData()
-        await policy.decided.wait()  // the adapter failed; the retry waits 600 s
+        await policy.decided.wait()  // the adapter failed; the retry waits 300 s
         await group.triggerGracefulShutdown()
         let error = await outcome.response.error
         guard case let .requestRetryFailed(retryError, originalError)? = error else {

@@ -52,10 +52,10 @@ extension Request {
     }
 
     /// A retrier is about to decide about `error`; `stop` ends its wait if retries are stopped
-    /// meanwhile. False (and `stop` not kept) when they already are.
+    /// or the request is cancelled meanwhile. False (and `stop` not kept) when that already happened.
     func awaitRetryDecision(dueTo error: AFError, stop: @escaping @Sendable (AFError) -> Void) -> Bool {
         mutableState.withLock { state in
-            guard state.retryStop == nil else { return false }
+            guard state.retryStop == nil, state.state != .cancelled else { return false }
             state.retryDecision = (error, stop)
             return true
         }
@@ -66,13 +66,23 @@ extension Request {
         mutableState.withLock { $0.retryDecision = nil }
     }
 
-    /// A retry was decided and will begin (after its delay, if any); the error to end with
-    /// instead when its retries were stopped since the retrier answered.
-    func retryWasScheduled() -> AFError? {
+    /// What becomes of a retry a retrier decided on.
+    enum ScheduledRetry {
+        /// It will begin (after its delay, if any).
+        case begins
+        /// Retries were stopped since the retrier answered: the request ends with this instead.
+        case ends(AFError)
+        /// The request was cancelled since: the cancel ends it.
+        case cancelled
+    }
+
+    /// A retry was decided; whether it will begin.
+    func retryWasScheduled() -> ScheduledRetry {
         mutableState.withLock { state in
-            if let stop = state.retryStop { return stop.endingError(state.error ?? .explicitlyCancelled) }
+            if state.state == .cancelled { return .cancelled }
+            if let stop = state.retryStop { return .ends(stop.endingError(state.error ?? .explicitlyCancelled)) }
             state.retryScheduled = true
-            return nil
+            return .begins
         }
     }
 

@@ -179,6 +179,16 @@ extension Session: RequestDelegate {
     }
 
     public func retryRequest(_ request: Request, withDelay timeDelay: TimeInterval?) {
+        // Checked on the request's queue, where a cancel or a stop coming after this ends the
+        // request behind it (and takes it from the active requests again).
+        switch request.retryWasScheduled() {
+        case .cancelled:
+            return
+        case let .ends(stopped):
+            return request.underlyingQueue.async { request.endInsteadOfRetrying(with: stopped) }
+        case .begins:
+            break
+        }
         // Among the active requests again (a serializer added after the request ended may retry
         // it), so that a shutdown cancels the retry; after a shutdown, it does not begin.
         let refused = shutdownState.withLock { state in
@@ -187,11 +197,6 @@ extension Session: RequestDelegate {
         }
         if refused {
             return request.underlyingQueue.async { request.endInsteadOfRetrying(with: .sessionInvalidated(error: nil)) }
-        }
-        // A stop that came after the retrier answered ends the request here: the retry it
-        // would cancel is not scheduled yet.
-        if let stopped = request.retryWasScheduled() {
-            return request.underlyingQueue.async { request.endInsteadOfRetrying(with: stopped) }
         }
         // Weak: the session's active requests hold it until it ends, and a retry its stop ended
         // (see `Request.stopRetrying`) must not keep it for the rest of the delay.
