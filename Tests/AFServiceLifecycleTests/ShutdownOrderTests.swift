@@ -48,24 +48,35 @@ import Testing
         #expect(took < .seconds(grace + 5), "exit \(took) after SIGTERM, grace period \(grace) s")
     }
 
+    /// Runs `service` in a group, makes a request, starts the group's graceful shutdown once
+    /// `policy` decided on the request's retry (RetryPolicy's first delay: 300 s), and waits for
+    /// the group to end; the request and the error it ended with.
+    private func shutdownDuringRetry(of service: SessionService, decidedBy policy: DecidedRetryPolicy,
+                                     _ makeRequest: (Session) -> DataRequest) async throws -> (DataRequest, AFError?) {
+        let group = ServiceGroup(services: [service], logger: Logger(label: "af.test.lifecycle"))
+        let running = Task { try await group.run() }
+        let request = makeRequest(service.session)
+        let outcome = request.serializingData()
+        await policy.decided.wait()
+        await group.triggerGracefulShutdown()
+        let error = await outcome.response.error
+        try await running.value
+        return (request, error)
+    }
+
     @Test func aRetryWaitingForItsDelayEndsWhenTheShutdownStarts() async throws {
         _ = TestServers.shared
         let policy = DecidedRetryPolicy(exponentialBackoffBase: 2, exponentialBackoffScale: 300)
         let service = SessionService(interceptor: policy, gracePeriod: .seconds(30))
-        let group = ServiceGroup(services: [service], logger: Logger(label: "af.test.lifecycle"))
-        let running = Task { try await group.run() }
-        let request = service.session.request(Server.faults("/flaky/\(uniqueKey())?fail=9")).validate()
-        let outcome = request.serializingData()
-        await policy.decided.wait()  // the first attempt failed; the retry waits 300 s
-        await group.triggerGracefulShutdown()
-        let error = await outcome.response.error
+        let (request, error) = try await shutdownDuringRetry(of: service, decidedBy: policy) {
+            $0.request(Server.faults("/flaky/\(uniqueKey())?fail=9")).validate()  // fails each time
+        }
         guard case let .requestRetryFailed(retryError, _)? = error else {
             Issue.record("expected requestRetryFailed, got \(String(describing: error))")
             return
         }
         #expect(retryError is SessionServiceShuttingDown)
         #expect(request.retryCount == 0)
-        try await running.value
     }
 
     /// A request admitted by the service whose next adapter fails (a token refresh while
@@ -76,13 +87,9 @@ import Testing
         let offline = Adapter { _, _, completion in completion(.failure(URLError(.notConnectedToInternet))) }
         let service = SessionService(interceptor: Interceptor(adapters: [offline], retriers: [policy]),
                                      gracePeriod: .seconds(30))
-        let group = ServiceGroup(services: [service], logger: Logger(label: "af.test.lifecycle"))
-        let running = Task { try await group.run() }
-        let request = service.session.request(Server.http("/get"))
-        let outcome = request.serializingData()
-        await policy.decided.wait()  // the adapter failed; the retry waits 300 s
-        await group.triggerGracefulShutdown()
-        let error = await outcome.response.error
+        let (request, error) = try await shutdownDuringRetry(of: service, decidedBy: policy) {
+            $0.request(Server.http("/get"))
+        }
         guard case let .requestRetryFailed(retryError, originalError)? = error else {
             Issue.record("expected requestRetryFailed, got \(String(describing: error))")
             return
@@ -90,7 +97,6 @@ import Testing
         #expect(retryError is SessionServiceShuttingDown)
         #expect((originalError as? AFError)?.isRequestAdaptationError == true)
         #expect(request.retryCount == 0)
-        try await running.value
     }
 
     @Test func triggerGracefulShutdownStartsTheGracePeriodBeforeTheGroupDoes() async throws {

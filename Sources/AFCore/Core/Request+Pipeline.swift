@@ -193,7 +193,7 @@ extension Request {
         case .none:
             return false
         case let .end(error):
-            underlyingQueue.async { self.endInsteadOfRetrying(with: error) }
+            endInsteadOfRetrying(with: error)
             return false
         }
     }

@@ -42,7 +42,7 @@ extension Request {
         case .none: break
         case let .endWait(task): task.endConnectivityWait()
         case let .decide(decide, error): decide(error)
-        case let .end(error): underlyingQueue.async { self.endInsteadOfRetrying(with: error) }
+        case let .end(error): endInsteadOfRetrying(with: error)
         }
     }
 
@@ -96,14 +96,16 @@ extension Request {
         }
     }
 
-    /// A scheduled retry that will not begin: a serializer waiting on it delivers what it had,
-    /// otherwise the request finishes with `error`.
+    /// A scheduled retry that will not begin: on the request's queue, a serializer waiting on it
+    /// delivers what it had, otherwise the request finishes with `error`.
     func endInsteadOfRetrying(with error: AFError) {
-        let delivery = mutableState.withLock { $0.serializerAwaitingRetry.take() }
-        if let delivery {
-            responseSerializerDidComplete(completion: delivery)
-        } else {
-            finish(error: error)
+        underlyingQueue.async {
+            let delivery = self.mutableState.withLock { $0.serializerAwaitingRetry.take() }
+            if let delivery {
+                self.responseSerializerDidComplete(completion: delivery)
+            } else {
+                self.finish(error: error)
+            }
         }
     }
 }

@@ -20,19 +20,25 @@ extension Session {
         }
     }
 
-    /// Adds `request` to the active ones unless it was cancelled or the session shut down (then
-    /// it fails); true when added. The shutdown check and the insertion are one step, so a
-    /// shutdown either refuses the request or finds it among those it cancels.
+    /// Admits `request` (see `admit(_:)`) unless it was cancelled; one the shutdown refused
+    /// fails. True when added.
     @discardableResult
     private func register(_ request: Request) -> Bool {
         defer { request.didRegister() }
         guard !request.isCancelled else { return false }
-        let refused = shutdownState.withLock { state in
+        let admitted = admit(request)
+        if !admitted { request.underlyingQueue.async { request.finish(error: .sessionInvalidated(error: nil)) } }
+        return admitted
+    }
+
+    /// Adds `request` to the active ones unless the session shut down; false then. The shutdown
+    /// check and the insertion are one step, so a shutdown either refuses the request or finds it
+    /// among those it cancels.
+    private func admit(_ request: Request) -> Bool {
+        shutdownState.withLock { state in
             if !state.requested { activeRequests.withLock { $0.insert(request) } }
-            return state.requested
+            return !state.requested
         }
-        if refused { request.underlyingQueue.async { request.finish(error: .sessionInvalidated(error: nil)) } }
-        return !refused
     }
 
     /// Starts the first attempt, once; never after `shutdown()` (such a request was refused or
@@ -185,18 +191,11 @@ extension Session: RequestDelegate {
         case .cancelled:
             return
         case let .ends(stopped):
-            return request.underlyingQueue.async { request.endInsteadOfRetrying(with: stopped) }
+            return request.endInsteadOfRetrying(with: stopped)
         case .begins:
-            break
-        }
-        // Among the active requests again (a serializer added after the request ended may retry
-        // it), so that a shutdown cancels the retry; after a shutdown, it does not begin.
-        let refused = shutdownState.withLock { state in
-            if !state.requested { activeRequests.withLock { $0.insert(request) } }
-            return state.requested
-        }
-        if refused {
-            return request.underlyingQueue.async { request.endInsteadOfRetrying(with: .sessionInvalidated(error: nil)) }
+            // Among the active requests again (a serializer added after the request ended may
+            // retry it), so that a shutdown cancels the retry; after a shutdown, it does not begin.
+            guard admit(request) else { return request.endInsteadOfRetrying(with: .sessionInvalidated(error: nil)) }
         }
         // Weak: the session's active requests hold it until it ends, and a retry its stop ended
         // (see `Request.stopRetrying`) must not keep it for the rest of the delay.
