@@ -163,22 +163,38 @@ import Testing
     }
 }
 
-/// Progress handlers on the session's root queue see the whole body before the request completes.
+/// Progress handlers on the session's root queue see the whole body before the request completes,
+/// as with Alamofire, whose completions pass through that queue.
 @Suite(.timeLimit(.minutes(1))) struct RootQueueProgressTests {
-    @Test func theLastUpdateComesBeforeTheResponse() async throws {
+    /// A request alone in a session without hooks runs on a queue of its own, not on `rootQueue`.
+    /// The root queue is held until the request's completion has left that queue: the response
+    /// must still wait for the progress handler's last call.
+    @Test func theLastUpdateComesBeforeTheResponseWhileTheRootQueueIsBusy() async throws {
         let session = makeSession()
-        for _ in 0..<10 {
-            let fractions = Protected<[Double]>([])
-            let seen: [Double] = await withCheckedContinuation { continuation in
-                session.request(Server.httpbin("/bytes/1024"))
-                    .downloadProgress(queue: session.rootQueue) { progress in
-                        fractions.withLock { $0.append(progress.fractionCompleted) }
-                    }
-                    .response(queue: DispatchQueue(label: "test.response")) { _ in
-                        continuation.resume(returning: fractions.value)
-                    }
-            }
-            #expect(seen.last == 1.0)
+        let responseQueue = DispatchQueue(label: "test.response")
+        let rootQueueHeld = DispatchSemaphore(value: 0)
+        session.rootQueue.async { rootQueueHeld.wait() }
+        let request = session.request(Server.httpbin("/bytes/1024"))
+        #expect(request.underlyingQueue !== session.rootQueue)
+        // Posted on the request's queue as it finishes, before its serializers run: a block
+        // queued there then runs once the completion left it, and releases the root queue from
+        // the response's queue, after a response already sent there.
+        let observer = NotificationCenter.default.addObserver(forName: Request.didFinishNotification,
+                                                              object: nil, queue: nil) { note in
+            guard note.request === request else { return }
+            request.underlyingQueue.async { responseQueue.async { rootQueueHeld.signal() } }
         }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        let fractions = Protected<[Double]>([])
+        let seen: [Double] = await withCheckedContinuation { continuation in
+            request
+                .downloadProgress(queue: session.rootQueue) { progress in
+                    fractions.withLock { $0.append(progress.fractionCompleted) }
+                }
+                .response(queue: responseQueue) { _ in
+                    continuation.resume(returning: fractions.value)
+                }
+        }
+        #expect(seen.last == 1.0)
     }
 }

@@ -85,7 +85,7 @@ extension Request {
     func didCreateURLRequest(_ urlRequest: URLRequest) {
         let handler = mutableState.withLock { $0.urlRequestHandler }
         if let handler {
-            handler.queue.async { handler.handler(urlRequest) }
+            callEventHandler(on: handler.queue) { handler.handler(urlRequest) }
         }
         emit { $0.request(self, didCreateURLRequest: urlRequest) }
         callCURLHandler()
@@ -94,7 +94,7 @@ extension Request {
     private func callCURLHandler() {
         guard let handler = mutableState.withLock({ $0.cURLHandler }) else { return }
         let description = cURLDescription()
-        handler.queue.async { handler.handler(description) }
+        callEventHandler(on: handler.queue) { handler.handler(description) }
     }
 
     /// A task was made for the attempt: start, hold or cancel it as the request's state says.
@@ -105,7 +105,7 @@ extension Request {
         }
         if let handler {
             let urlSessionTask = urlSessionTask(for: task)
-            handler.queue.async { handler.handler(urlSessionTask) }
+            callEventHandler(on: handler.queue) { handler.handler(urlSessionTask) }
         }
         emit { $0.request(self, didCreateTask: self.urlSessionTask(for: task)) }
         if pastDeadline { return task.cancel() }

@@ -75,7 +75,7 @@ extension Request {
         if queue === underlyingQueue {
             handler(progress)
         } else {
-            queue.async { handler(progress) }
+            callEventHandler(on: queue) { handler(progress) }
         }
     }
 

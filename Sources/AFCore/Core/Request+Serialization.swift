@@ -78,7 +78,10 @@ extension Request {
     }
 
     func processNextResponseSerializer() {
-        enum Step { case run(@Sendable () -> Void), complete(SmallList<@Sendable () -> Void>, finishing: [@Sendable () -> Void]) }
+        enum Step {
+            case run(@Sendable () -> Void)
+            case complete(SmallList<@Sendable () -> Void>, finishing: [@Sendable () -> Void], after: [DispatchQueue])
+        }
         let step = mutableState.withLock { state -> Step in
             let index = state.responseSerializerCompletions.count
             if index < state.responseSerializers.count {
@@ -90,20 +93,45 @@ extension Request {
             if state.state.canTransition(to: .finished) { state.state = .finished }
             state.responseSerializerProcessingFinished = true
             state.dropAttemptHandlers()
-            defer { state.finishHandlers.removeAll() }
-            return .complete(completions, finishing: state.finishHandlers)
+            defer {
+                state.finishHandlers.removeAll()
+                state.eventHandlerQueues.removeAll()
+            }
+            return .complete(completions, finishing: state.finishHandlers, after: state.eventHandlerQueues)
         }
         switch step {
         case let .run(serializer):
             serializationQueue.runBehindOrAsync(recording: handOffs) { serializer() }
-        case let .complete(completions, finishing):
+        case let .complete(completions, finishing, eventHandlerQueues):
             // Clean up first, so a handler sees the request gone from the session and its
             // temporary file removed.
             cleanup()
             delegate?.cleanup(after: self)
-            completions.forEach { $0() }
-            finishing.forEach { $0() }
+            passing(through: eventHandlerQueues[...]) {
+                completions.forEach { $0() }
+                finishing.forEach { $0() }
+            }
         }
+    }
+
+    /// Queues a call of an event handler (progress, URL request, task, cURL description) on
+    /// `queue`. On `rootQueue`, a request's completion passes through the queue of such a call
+    /// after it, so a handler there, or on the response handler's own queue, gets it before the
+    /// response. A request on a queue of its own completes elsewhere: its completion is made to
+    /// pass through `queue` instead (see `passing(through:_:)`).
+    func callEventHandler(on queue: DispatchQueue, _ call: @escaping @Sendable () -> Void) {
+        if ownsQueue {
+            mutableState.withLock { state in
+                if !state.eventHandlerQueues.contains(where: { $0 === queue }) { state.eventHandlerQueues.append(queue) }
+            }
+        }
+        queue.async(execute: call)
+    }
+
+    /// Runs `work` once everything already queued on each of `queues` has run.
+    private func passing(through queues: ArraySlice<DispatchQueue>, _ work: @escaping @Sendable () -> Void) {
+        guard let queue = queues.first else { return work() }
+        queue.async(recording: handOffs) { self.passing(through: queues.dropFirst(), work) }
     }
 
     /// Calls `handler` once the request finished and its serializers are done; at once when

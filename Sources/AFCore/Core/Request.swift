@@ -87,6 +87,9 @@ public class Request: @unchecked Sendable {
         var data: Data?
         /// The queue of every response handler added so far (see `completionQueue`).
         var handlerQueues = HandlerQueues.none
+        /// The queues an event handler's call was sent to while the request ran on a queue of
+        /// its own, which its completion passes through (see `callEventHandler(on:_:)`).
+        var eventHandlerQueues: [DispatchQueue] = []
 
         /// Whether a handler of the request's attempts (URL requests, tasks, cURL descriptions,
         /// response heads) is kept: not once the request is done, when none would be called
