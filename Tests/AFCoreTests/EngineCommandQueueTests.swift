@@ -16,17 +16,16 @@ struct EngineCommandQueueTests {
 
     private let listener = Listener()
     private let parsedURLs = ParsedURLCache()
-    private let standing = StandingOptions.Cache()
+    private let configuration = TaskConfiguration(.default, environment: [:])
 
     private func transfer() -> Transfer {
         let url = "http://127.0.0.1:8080/bench.json"
         let spec = TransferSpec(url: url, requestURL: URL(string: url), method: "GET", headerLines: [], body: nil,
                                 uploadFile: nil, uploadStream: nil, uploadSegments: nil, download: nil, bodyStream: nil,
-                                streamCopyLimit: nil, idleTimeout: 60, resourceTimeout: 0, httpVersion: .automatic,
-                                decompressionLimit: nil, caFile: nil, caPath: nil, scheme: "http", proxy: "",
-                                unixSocketPath: nil, noProxy: nil, credential: nil, trust: nil, unsafe: nil,
-                                responseGate: nil)
-        return Transfer(spec: spec, delegate: listener, parsedURLs: parsedURLs, standingOptions: standing)
+                                streamCopyLimit: nil, idleTimeout: 60, decompressionLimit: nil,
+                                standing: configuration.standingOptions(scheme: "http", idleTimeout: 60, socketPath: nil),
+                                credential: nil, trust: nil, unsafe: nil, responseGate: nil)
+        return Transfer(spec: spec, delegate: listener, parsedURLs: parsedURLs)
     }
 
     /// The connection a finished HTTP/1.1 exchange of `transfer` leaves.

@@ -348,7 +348,7 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         Transfer(spec: transferSpec(for: request, download: download, holdsResponse: reporting.holdsResponse, trust: trust,
                                     copyingStreamForCache: copyingStreamForCache, sending: sending),
                  delegate: self, reportsEvents: reporting.events, reportsProgress: reporting.progress,
-                 parsedURLs: configuration.parsedURLs, standingOptions: configuration.standingOptions)
+                 parsedURLs: configuration.parsedURLs)
     }
 
     private func transferSpec(for request: URLRequest, download: DownloadTarget?, holdsResponse: Bool,

@@ -5,9 +5,9 @@ import Foundation
 /// The options most transfers of a session share (protocol, timeouts, proxy, CA files). A pooled
 /// handle keeps them between plain transfers that ask for the same, instead of being cleared and
 /// set again for every request: clearing and re-setting took a fifth of the engine thread's work
-/// per small request. Immutable and shared: a session's transfers that ask for the same options
-/// get the same object (see `StandingOptions.Cache`), so the engine thread compares and keeps
-/// them by reference.
+/// per small request. Immutable and shared: the session works out the usual ones once (see
+/// `TaskConfiguration.standingOptions(scheme:idleTimeout:socketPath:)`) and its transfers that
+/// ask for the same get the same object, so the engine thread compares and keeps them by reference.
 final class StandingOptions: Equatable, Sendable {
     /// The options' values.
     struct Values: Equatable {
@@ -26,14 +26,14 @@ final class StandingOptions: Equatable, Sendable {
         var caPath: String?
         var unixSocketPath: String?
 
-        init(spec: borrowing TransferSpec) {
-            httpVersion = switch spec.httpVersion {
+        /// The options of a hop to a URL of `scheme` (as sent on the wire) in a session with `shared`.
+        init(_ shared: Shared, scheme: String?, idleTimeout: TimeInterval, proxy: String, unixSocketPath: String?) {
+            httpVersion = switch shared.httpVersion {
             case .automatic: Int(CURL_HTTP_VERSION_2TLS)
             case .http1Only: Int(CURL_HTTP_VERSION_1_1)
             case .http2PriorKnowledge: Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE)
             }
-            let scheme = spec.scheme
-            let cleartextHTTP2 = spec.httpVersion.speaksHTTP2WithoutNegotiation(scheme: scheme)
+            let cleartextHTTP2 = shared.httpVersion.speaksHTTP2WithoutNegotiation(scheme: scheme)
             if cleartextHTTP2, LibcurlQuirks.breaksReusedPriorKnowledgeConnections {
                 freshConnection = true
             } else if cleartextHTTP2 || scheme?.equalsIgnoringASCIICase("https") == true {
@@ -43,19 +43,29 @@ final class StandingOptions: Equatable, Sendable {
                 pipeWait = true
             }
             // An idle timeout too long to count in milliseconds (an infinite one) is none.
-            if spec.idleTimeout > 0, spec.idleTimeout < TimeInterval(Int.max / 1000) {
-                connectTimeoutMilliseconds = Int(spec.idleTimeout * 1000)
-                lowSpeedTime = max(1, Int(spec.idleTimeout.rounded(.up)))
+            if idleTimeout > 0, idleTimeout < TimeInterval(Int.max / 1000) {
+                connectTimeoutMilliseconds = Int(idleTimeout * 1000)
+                lowSpeedTime = max(1, Int(idleTimeout.rounded(.up)))
             }
-            if spec.resourceTimeout > 0, spec.resourceTimeout < TimeInterval(Int.max / 1000) {
-                timeoutMilliseconds = Int(spec.resourceTimeout * 1000)
+            if shared.resourceTimeout > 0, shared.resourceTimeout < TimeInterval(Int.max / 1000) {
+                timeoutMilliseconds = Int(shared.resourceTimeout * 1000)
             }
-            proxy = spec.proxy
-            noProxy = spec.noProxy
-            caFile = spec.caFile
-            caPath = spec.caPath
-            unixSocketPath = spec.unixSocketPath
+            self.proxy = proxy
+            noProxy = shared.noProxy
+            caFile = shared.caFile
+            caPath = shared.caPath
+            self.unixSocketPath = unixSocketPath
         }
+    }
+
+    /// What every hop of a session shares, from its configuration.
+    struct Shared {
+        var httpVersion: HTTPVersionPolicy
+        /// Whole-exchange timeout.
+        var resourceTimeout: TimeInterval
+        var noProxy: String?
+        var caFile: String?
+        var caPath: String?
     }
 
     let values: Values
@@ -71,15 +81,14 @@ final class StandingOptions: Equatable, Sendable {
         lhs === rhs || lhs.values == rhs.values
     }
 
-    /// The options a session's transfers asked for last, handed out again while they stay the
-    /// same: one object for the usual case of a session whose requests all go out the same way.
+    /// The options a session's transfers asked for last, among those the session did not work
+    /// out beforehand, handed out again while they stay the same.
     final class Cache: Sendable {
         private let last = Protected<StandingOptions?>(nil)
 
-        /// The options `spec` asks for.
-        func options(for spec: borrowing TransferSpec) -> StandingOptions {
-            let values = Values(spec: spec)
-            return last.withLock { last in
+        /// The options with `values`.
+        func options(for values: Values) -> StandingOptions {
+            last.withLock { last in
                 if let last, last.values == values { return last }
                 let made = StandingOptions(values)
                 last = made

@@ -10,10 +10,10 @@ extension TaskConfiguration {
     /// its own `Authorization`, or when spaces of several realms there hold different ones (the
     /// challenge's realm is not known before it comes).
     func storedCredential(for request: URLRequest) -> HTTPCredential? {
-        guard let storage = credentialStorage, let url = request.url, let host = url.host, let scheme = url.scheme,
+        // The store is asked first: usually empty, and cheaper to ask than the URL's host to parse.
+        guard let storage = credentialStorage, case let all = storage.allCredentials, !all.isEmpty,
+              let url = request.url, let host = url.host, let scheme = url.scheme,
               request.value(forHTTPHeaderField: "Authorization") == nil else { return nil }
-        let all = storage.allCredentials
-        guard !all.isEmpty else { return nil }
         let port = url.port ?? (scheme.lowercased() == "https" ? 443 : 80)
         let methods: Set<String> = [NSURLAuthenticationMethodHTTPBasic, NSURLAuthenticationMethodHTTPDigest,
                                     NSURLAuthenticationMethodDefault]

@@ -45,8 +45,13 @@ final class TaskConfiguration: @unchecked Sendable {
     let serverTrustManager: ServerTrustManager?
     /// The session's transfers' URLs, parsed.
     let parsedURLs = ParsedURLCache()
-    /// The standing options the session's transfers share.
-    let standingOptions = StandingOptions.Cache()
+    /// What the standing options of every hop share.
+    private let sharedOptions: StandingOptions.Shared
+    /// The standing options of the session's hops over HTTP and HTTPS with the session's idle
+    /// timeout and no socket of their own: most hops, which then need none worked out.
+    private let usualStandingOptions: (http: StandingOptions, https: StandingOptions)
+    /// The standing options other hops asked for last.
+    private let otherStandingOptions = StandingOptions.Cache()
 
     init(_ configuration: URLSessionConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment,
          serverTrustManager: ServerTrustManager? = nil, httpVersion: HTTPVersionPolicy = .automatic,
@@ -74,6 +79,26 @@ final class TaskConfiguration: @unchecked Sendable {
         proxies = ProxySettings(dictionary: configuration.connectionProxyDictionary, environment: environment)
         unixSocketPath = configuration.af.unixSocketPath
         waitsForConnectivity = configuration.af.waitsForConnectivity
+        let shared = StandingOptions.Shared(httpVersion: httpVersion, resourceTimeout: resourceTimeout,
+                                            noProxy: proxies.noProxy, caFile: caFile, caPath: caPath)
+        sharedOptions = shared
+        usualStandingOptions = (
+            StandingOptions(.init(shared, scheme: "http", idleTimeout: idleTimeout, proxy: proxies.proxy(forScheme: "http"),
+                                  unixSocketPath: nil)),
+            StandingOptions(.init(shared, scheme: "https", idleTimeout: idleTimeout, proxy: proxies.proxy(forScheme: "https"),
+                                  unixSocketPath: nil)))
+    }
+
+    /// The standing options of a hop to a URL of `scheme` (as sent on the wire) with
+    /// `idleTimeout`, through the Unix domain socket at `socketPath` if given.
+    func standingOptions(scheme: String?, idleTimeout: TimeInterval, socketPath: String?) -> StandingOptions {
+        if socketPath == nil, idleTimeout == self.idleTimeout, let scheme {
+            if scheme.equalsIgnoringASCIICase("https") { return usualStandingOptions.https }
+            if scheme.equalsIgnoringASCIICase("http") { return usualStandingOptions.http }
+        }
+        let proxy = socketPath == nil ? proxies.proxy(forScheme: scheme) : ""
+        return otherStandingOptions.options(for: .init(sharedOptions, scheme: scheme, idleTimeout: idleTimeout, proxy: proxy,
+                                                       unixSocketPath: socketPath))
     }
 
     /// The transfer for one hop of `request`.
@@ -105,6 +130,7 @@ final class TaskConfiguration: @unchecked Sendable {
             lines.append(header.line)
         }
         let requestTimeout = request.timeoutInterval > 0 ? request.timeoutInterval : idleTimeout
+        let hopIdleTimeout = min(idleTimeout, requestTimeout)
         return TransferSpec(
             url: urlString,
             requestURL: url,
@@ -115,16 +141,10 @@ final class TaskConfiguration: @unchecked Sendable {
             uploadStream: upload?.stream,
             uploadSegments: upload?.segments,
             download: download,
-            idleTimeout: min(idleTimeout, requestTimeout),
-            resourceTimeout: resourceTimeout,
-            httpVersion: httpVersion,
+            idleTimeout: hopIdleTimeout,
             decompressionLimit: decompressionLimit,
-            caFile: caFile,
-            caPath: caPath,
-            scheme: socketRoute?.wireScheme ?? scheme,
-            proxy: socketRoute == nil ? proxies.proxy(forScheme: scheme) : "",
-            unixSocketPath: socketRoute?.socketPath,
-            noProxy: proxies.noProxy,
+            standing: standingOptions(scheme: socketRoute?.wireScheme ?? scheme, idleTimeout: hopIdleTimeout,
+                                      socketPath: socketRoute?.socketPath),
             credential: credential,
             unsafe: unsafe,
             target: socketRoute == nil ? URLTarget(scheme: scheme, url: urlString) : .http

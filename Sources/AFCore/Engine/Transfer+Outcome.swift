@@ -26,7 +26,7 @@ extension Transfer {
                 failure = CurlFailure(code: CURLE_WEIRD_SERVER_REPLY, message: "the response's status line has no three-digit code")
             } else if result != CURLE_OK, !cancelled, !rangeRejected {
                 var message = handle.errorMessage
-                if result == CURLE_COULDNT_CONNECT, let socket = spec.unixSocketPath {
+                if result == CURLE_COULDNT_CONNECT, let socket = standing.values.unixSocketPath {
                     message = "cannot connect to the Unix socket at \(socket)" + (message.map { " (\($0))" } ?? "")
                 }
                 failure = CurlFailure(code: result, message: message,

@@ -17,7 +17,7 @@ final class Transfer: @unchecked Sendable {
 
     let spec: TransferSpec
     /// The spec's options a pooled handle may keep (worked out by the thread that made the
-    /// transfer, so the engine thread does not).
+    /// transfer, so the engine thread does not; read here without a copy of the spec).
     let standing: StandingOptions
     /// The spec's URL, parsed by the thread that made the transfer (see `ParsedURL`).
     let parsedURL: ParsedURL?
@@ -152,11 +152,10 @@ final class Transfer: @unchecked Sendable {
             .assumingMemoryBound(to: afc_socket_slot.self)
     }
 
-    /// `parsedURLs` and `standingOptions`: the session's, where the URL is found parsed (or parsed now)
-    /// and the standing options found made (or made now).
+    /// `parsedURLs`: the session's, where the URL is found parsed (or parsed now).
     init(spec: consuming TransferSpec, delegate: any TransferDelegate, reportsEvents: Bool = false, reportsProgress: Bool = false,
-         parsedURLs: ParsedURLCache, standingOptions: StandingOptions.Cache) {
-        standing = standingOptions.options(for: spec)
+         parsedURLs: ParsedURLCache) {
+        standing = spec.standing
         parsedURL = parsedURLs.parsed(spec.url)
         let idleWatch = IdleWatch(idleTimeout: spec.idleTimeout)
         // Moved in last (initializers take their arguments owned): a copy would retain each of

@@ -28,21 +28,11 @@ struct TransferSpec: @unchecked Sendable {
     var streamCopyLimit: Int?
     /// Idle timeout: how long to wait for a connection or for more data.
     var idleTimeout: TimeInterval
-    /// Whole-exchange timeout.
-    var resourceTimeout: TimeInterval
-    var httpVersion: HTTPVersionPolicy
     /// How far a content-coded body may expand as curl decodes it; nil: no limit.
     var decompressionLimit: DecompressionLimit?
-    var caFile: String?
-    var caPath: String?
-    /// The scheme on the wire (`requestURL`'s; an http+unix URL is sent as http), read once for
-    /// the transfer's decisions.
-    var scheme: String?
-    /// Proxy URL; "" connects directly (and keeps curl from reading proxy variables itself).
-    var proxy: String
-    /// The Unix domain socket the exchange goes through (`url` then names `localhost`).
-    var unixSocketPath: String?
-    var noProxy: String?
+    /// The options a pooled handle may keep between transfers (protocol, timeouts, proxy, CA
+    /// files, Unix domain socket), shared with the session's other hops that ask for the same.
+    var standing: StandingOptions
     /// Answers Basic and Digest challenges of this hop's server.
     var credential: HTTPCredential?
     /// How the server's certificate chain is judged; nil: by OpenSSL alone.
