@@ -172,10 +172,10 @@ import Testing
     @Test func theLastUpdateComesBeforeTheResponseWhileTheRootQueueIsBusy() async throws {
         let session = makeSession()
         let responseQueue = DispatchQueue(label: "test.response")
+        let request = session.request(Server.httpbin("/bytes/1024"))
+        try #require(request.ownsQueue)
         let rootQueueHeld = DispatchSemaphore(value: 0)
         session.rootQueue.async { rootQueueHeld.wait() }
-        let request = session.request(Server.httpbin("/bytes/1024"))
-        #expect(request.underlyingQueue !== session.rootQueue)
         // Posted on the request's queue as it finishes, before its serializers run: a block
         // queued there then runs once the completion left it, and releases the root queue from
         // the response's queue, after a response already sent there.
@@ -196,5 +196,64 @@ import Testing
                 }
         }
         #expect(seen.last == 1.0)
+    }
+
+    /// A progress handler on another queue is not waited for: the response comes while that queue
+    /// is held (as the main queue of a daemon that never runs it would be).
+    @Test func aProgressHandlerElsewhereDoesNotHoldTheResponse() async throws {
+        let session = makeSession()
+        let progressQueue = DispatchQueue(label: "test.progress")
+        let responseQueue = DispatchQueue(label: "test.response")
+        let request = session.request(Server.httpbin("/bytes/1024"))
+        try #require(request.ownsQueue)
+        let progressQueueHeld = DispatchSemaphore(value: 0)
+        progressQueue.async { progressQueueHeld.wait() }
+        let responded = Protected(false)
+        let respondedWhileHeld = Protected<Bool?>(nil)
+        // Posted on the request's queue as it finishes: a block queued there runs once the
+        // completion left it, and one it queues on the response's queue runs after a response
+        // already sent there. That one notes whether the response came, then lets the progress
+        // queue go (so a response held behind it still comes, and the test ends).
+        let observer = NotificationCenter.default.addObserver(forName: Request.didFinishNotification,
+                                                              object: nil, queue: nil) { note in
+            guard note.request === request else { return }
+            request.underlyingQueue.async {
+                responseQueue.async {
+                    respondedWhileHeld.withLock { $0 = responded.value }
+                    progressQueueHeld.signal()
+                }
+            }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        let response = await withCheckedContinuation { continuation in
+            request
+                .downloadProgress(queue: progressQueue) { _ in }
+                .response(queue: responseQueue) { response in
+                    responded.withLock { $0 = true }
+                    continuation.resume(returning: response)
+                }
+        }
+        #expect(response.data?.count == 1024)
+        #expect(respondedWhileHeld.value == true)
+    }
+
+    /// A response handler on the queue of a progress handler is not run inside the request's
+    /// completion (where the last update could still wait in the request's queue, and would then
+    /// reach its queue after the response); one alone on its queue is.
+    @Test func aResponseHandlerSharingTheProgressQueueIsNotCalledInsideTheCompletion() async throws {
+        let session = makeSession(startRequestsImmediately: false)
+        let shared = DispatchQueue(label: "test.shared")
+        for withProgress in [true, false] {
+            let request = session.request(Server.httpbin("/bytes/16"))
+            try #require(request.ownsQueue)
+            if withProgress { request.downloadProgress(queue: shared) { _ in } }
+            let response = await withCheckedContinuation { continuation in
+                request.response(queue: shared) { continuation.resume(returning: $0) }
+                // Asked before the request starts, as the engine asks when it completes.
+                #expect(request.completionQueue === (withProgress ? session.rootQueue : shared))
+                request.resume()
+            }
+            #expect(response.data?.count == 16)
+        }
     }
 }

@@ -42,13 +42,15 @@ extension Request {
     /// Where the engine under load hands the end of a request on a queue of its own: to the one
     /// queue of its handlers, which completes it inside the request's queue and calls the
     /// handlers after, with no trip between (not the main queue, which Alamofire keeps free of
-    /// serialization); else to `rootQueue`, which takes the ends of one engine pass in one trip
+    /// serialization, nor a queue an event handler is called on, whose last call may still wait
+    /// in the request's queue and would then come after the response); else to `rootQueue`, which takes the ends of one engine pass in one trip
     /// (sent each to its request's queue, every end would wake a worker of its own). Nil for a
     /// request on `rootQueue`: its task's queue.
     var completionQueue: DispatchQueue? {
         guard ownsQueue else { return nil }
         let handlerQueue = mutableState.withLock { state -> DispatchQueue? in
-            guard case let .one(queue) = state.handlerQueues, queue.label != DispatchQueue.mainQueueLabel else { return nil }
+            guard case let .one(queue) = state.handlerQueues, queue.label != DispatchQueue.mainQueueLabel,
+                  !state.hasEventHandler(on: queue) else { return nil }
             return queue
         }
         return handlerQueue ?? session?.rootQueue
@@ -93,10 +95,8 @@ extension Request {
             if state.state.canTransition(to: .finished) { state.state = .finished }
             state.responseSerializerProcessingFinished = true
             state.dropAttemptHandlers()
-            defer {
-                state.finishHandlers.removeAll()
-                state.eventHandlerQueues.removeAll()
-            }
+            // The queues stay: what a serializer added later delivers goes the same way, behind this.
+            defer { state.finishHandlers.removeAll() }
             return .complete(completions, finishing: state.finishHandlers, after: state.eventHandlerQueues)
         }
         switch step {
@@ -115,12 +115,15 @@ extension Request {
     }
 
     /// Queues a call of an event handler (progress, URL request, task, cURL description) on
-    /// `queue`. On `rootQueue`, a request's completion passes through the queue of such a call
-    /// after it, so a handler there, or on the response handler's own queue, gets it before the
-    /// response. A request on a queue of its own completes elsewhere: its completion is made to
-    /// pass through `queue` instead (see `passing(through:_:)`).
+    /// `queue`. A request on `rootQueue` completes there, and serializes on `serializationQueue`,
+    /// after this call was queued: a handler on either queue runs before the response handlers,
+    /// as in Alamofire. A request on a queue of its own passes its completion through those two
+    /// queues instead, when it called a handler there (see `passing(through:_:)`). No other
+    /// queue is waited for, as Alamofire waits for none: the main queue of a daemon may never
+    /// run. A handler on a response handler's queue gets its calls first anyway (see
+    /// `completionQueue`).
     func callEventHandler(on queue: DispatchQueue, _ call: @escaping @Sendable () -> Void) {
-        if ownsQueue {
+        if ownsQueue, let session, queue === session.rootQueue || queue === session.serializationQueue {
             mutableState.withLock { state in
                 if !state.eventHandlerQueues.contains(where: { $0 === queue }) { state.eventHandlerQueues.append(queue) }
             }
@@ -135,15 +138,16 @@ extension Request {
     }
 
     /// Calls `handler` once the request finished and its serializers are done; at once when
-    /// that already happened (a cancelled request stays `.cancelled` once done).
+    /// that already happened (a cancelled request stays `.cancelled` once done), behind the
+    /// completions' way through the session's queues (see `callEventHandler(on:_:)`).
     func onFinish(_ handler: @escaping @Sendable () -> Void) {
-        let done = mutableState.withLock { state -> Bool in
+        let done = mutableState.withLock { state -> [DispatchQueue]? in
             let ended = state.state == .finished || state.state == .cancelled
-            guard !(ended && state.responseSerializerProcessingFinished) else { return true }
+            guard !(ended && state.responseSerializerProcessingFinished) else { return state.eventHandlerQueues }
             state.finishHandlers.append(handler)
-            return false
+            return nil
         }
-        if done { handler() }
+        if let done { passing(through: done[...], handler) }
     }
 
     /// Completes a serializer, unless its result failed (`serializationError`) and a retrier

@@ -87,9 +87,17 @@ public class Request: @unchecked Sendable {
         var data: Data?
         /// The queue of every response handler added so far (see `completionQueue`).
         var handlerQueues = HandlerQueues.none
-        /// The queues an event handler's call was sent to while the request ran on a queue of
-        /// its own, which its completion passes through (see `callEventHandler(on:_:)`).
+        /// The session's queues an event handler's call was sent to while the request ran on a
+        /// queue of its own, which its completion passes through (see `callEventHandler(on:_:)`).
         var eventHandlerQueues: [DispatchQueue] = []
+
+        /// Whether an event handler (progress, URL request, task, cURL description) is called on
+        /// `queue`: a response handler there must then not run inside the completion, which
+        /// could come before the handler's last call is queued (see `completionQueue`).
+        func hasEventHandler(on queue: DispatchQueue) -> Bool {
+            uploadProgressHandler?.queue === queue || downloadProgressHandler?.queue === queue
+                || urlRequestHandler?.queue === queue || taskHandler?.queue === queue || cURLHandler?.queue === queue
+        }
 
         /// Whether a handler of the request's attempts (URL requests, tasks, cURL descriptions,
         /// response heads) is kept: not once the request is done, when none would be called
