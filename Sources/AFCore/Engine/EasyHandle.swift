@@ -54,7 +54,8 @@ final class EasyHandle {
     /// exactly these, else cleared, given the options every transfer shares (`common`), then these.
     func prepare(standing options: StandingOptions, common: (EasyHandle) -> Void) {
         errorBuffer[0] = 0
-        // Usually the very same object: a session's transfers share one (`StandingOptions.Cache`).
+        // Usually the very same object: the session made it once for all its hops of a scheme
+        // (`TaskConfiguration.standingOptions`).
         if let standing, standing == options { return }
         // A handle without standing options is fresh or was cleared when it came back.
         if standing != nil { reset() }

@@ -76,17 +76,19 @@ final class TaskConfiguration: @unchecked Sendable {
         caPath = environment["SSL_CERT_DIR"]
         responseCache = FoundationCacheStorage.storage(for: configuration.urlCache)
         requestCachePolicy = configuration.requestCachePolicy
-        proxies = ProxySettings(dictionary: configuration.connectionProxyDictionary, environment: environment)
+        let proxies = ProxySettings(dictionary: configuration.connectionProxyDictionary, environment: environment)
+        self.proxies = proxies
         unixSocketPath = configuration.af.unixSocketPath
         waitsForConnectivity = configuration.af.waitsForConnectivity
         let shared = StandingOptions.Shared(httpVersion: httpVersion, resourceTimeout: resourceTimeout,
                                             noProxy: proxies.noProxy, caFile: caFile, caPath: caPath)
         sharedOptions = shared
-        usualStandingOptions = (
-            StandingOptions(.init(shared, scheme: "http", idleTimeout: idleTimeout, proxy: proxies.proxy(forScheme: "http"),
-                                  unixSocketPath: nil)),
-            StandingOptions(.init(shared, scheme: "https", idleTimeout: idleTimeout, proxy: proxies.proxy(forScheme: "https"),
-                                  unixSocketPath: nil)))
+        let idleTimeout = idleTimeout
+        let usual = { (scheme: String) in
+            StandingOptions(.init(shared, scheme: scheme, idleTimeout: idleTimeout, proxy: proxies.proxy(forScheme: scheme),
+                                  unixSocketPath: nil))
+        }
+        usualStandingOptions = (usual("http"), usual("https"))
     }
 
     /// The standing options of a hop to a URL of `scheme` (as sent on the wire) with

@@ -16,8 +16,8 @@ final class Transfer: @unchecked Sendable {
     static let maximumRedirectBody = 1 << 20
 
     let spec: TransferSpec
-    /// The spec's options a pooled handle may keep (worked out by the thread that made the
-    /// transfer, so the engine thread does not; read here without a copy of the spec).
+    /// The spec's options a pooled handle may keep (see `TaskConfiguration.standingOptions`),
+    /// kept apart so the engine thread reads them without copying the spec.
     let standing: StandingOptions
     /// The spec's URL, parsed by the thread that made the transfer (see `ParsedURL`).
     let parsedURL: ParsedURL?
