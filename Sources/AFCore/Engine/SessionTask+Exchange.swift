@@ -239,7 +239,6 @@ extension SessionTask: TransferDelegate {
         }
         // What this exchange sent decides whose entries it refreshes or adds.
         let credentials = spec.map(CacheCredentials.init(sentBy:)) ?? .anonymous
-        let fields = spec.map(CacheRequestFields.init(sentBy:)) ?? CacheRequestFields(request)
         if error == nil, let response, let cache = httpCache {
             invalidateIfUnsafe(request: request, response: response, in: cache)
             if response.statusCode == 304, let revalidating, revalidating.url == request.url {
@@ -253,6 +252,7 @@ extension SessionTask: TransferDelegate {
               CacheStoreRules.mayStore(request: request, statusCode: response.statusCode, headers: response.headers) else {
             return deliver(request: request, response: response, data: data, error: error)
         }
+        let fields = spec.map(CacheRequestFields.init(sentBy:)) ?? CacheRequestFields(request)
         let proposed = CachedURLResponse(response: response.httpResponse, data: data, userInfo: nil, storagePolicy: .allowed)
         let chosen = CalledOnce<CachedURLResponse?> { chosen in
             if let chosen { self.store(chosen, for: request, fields: fields, credentials: credentials, in: storage) }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -116,7 +117,7 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         var delegate: (any SessionTaskDelegate)?
     }
 
-    private static let identifiers = Protected(0)
+    private static let identifiers = Atomic<Int>(0)
 
     /// A number unique among the tasks of this process.
     let taskIdentifier: Int
@@ -140,10 +141,7 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
          queue: DispatchQueue, delegate: any SessionTaskDelegate, credential: HTTPCredential? = nil,
          upload: TransferUpload? = nil, download: DownloadTarget? = nil,
          bodyStream: StreamFlowControl? = nil, handOffs: HandOffs = HandOffs()) {
-        taskIdentifier = Self.identifiers.withLock { value in
-            value += 1
-            return value
-        }
+        taskIdentifier = Self.identifiers.wrappingAdd(1, ordering: .relaxed).newValue
         originalRequest = request
         self.engine = engine
         self.configuration = configuration
@@ -199,7 +197,8 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         // Asked before taking the task's lock: the delegate answers under its own lock, which
         // may be held by a thread waiting for this task's (a request cancelling it).
         let reporting = currentReporting
-        let trust = configuration.trustRequirement(for: currentRequest?.url)
+        // Without a trust manager there is nothing to ask (and no URL to read under the lock).
+        let trust = configuration.serverTrustManager == nil ? nil : configuration.trustRequirement(for: currentRequest?.url)
         let cache = configuration.httpCache
         // Asked outside the lock too: the classes are the app's code.
         let served = configuration.protocolClasses.classes.isEmpty ? nil

@@ -19,6 +19,9 @@ final class TaskConfiguration: @unchecked Sendable {
     let additionalHeaders: [(name: String, value: String, line: String)]
     /// The first of `additionalHeaders` that must not be sent (checked once): every request fails.
     let additionalHeadersProblem: UnsafeRequestError?
+    /// The lines of `additionalHeaders`, the whole header list of a request with none of its
+    /// own: one array for all of them, which a pooled handle recognises without comparing lines.
+    let additionalHeaderLines: [String]
     let cookieStorage: HTTPCookieStorage?
     /// The app's `URLProtocol` classes, which serve the requests they accept.
     let protocolClasses: ProtocolClasses
@@ -64,6 +67,7 @@ final class TaskConfiguration: @unchecked Sendable {
             return (name, value, Self.headerLine(name: name, value: value))
         }
         additionalHeadersProblem = additionalHeaders.lazy.compactMap { WireRules.problem(name: $0.name, value: $0.value) }.first
+        additionalHeaderLines = additionalHeaders.map(\.line)
         cookieStorage = configuration.httpCookieStorage
         credentialStorage = configuration.urlCredentialStorage
         protocolClasses = ProtocolClasses(configuration.protocolClasses)
@@ -113,12 +117,23 @@ final class TaskConfiguration: @unchecked Sendable {
            case let cookies = Self.sendable(cookieStorage.cookies(for: url) ?? [], to: url), !cookies.isEmpty {
             requestHeaders.merge(HTTPCookie.requestHeaderFields(with: cookies)) { current, _ in current }
         }
-        var lines: [String] = []
-        lines.reserveCapacity(requestHeaders.count + additionalHeaders.count)
         var unsafe = additionalHeadersProblem
-        for (name, value) in requestHeaders {
-            if unsafe == nil { unsafe = WireRules.problem(name: name, value: value) }
-            lines.append(Self.headerLine(name: name, value: value))
+        let lines: [String]
+        if requestHeaders.isEmpty {
+            lines = additionalHeaderLines
+        } else {
+            var own: [String] = []
+            own.reserveCapacity(requestHeaders.count + additionalHeaders.count)
+            for (name, value) in requestHeaders {
+                if unsafe == nil { unsafe = WireRules.problem(name: name, value: value) }
+                own.append(Self.headerLine(name: name, value: value))
+            }
+            // The request's own headers win over the configuration's (names compare case-insensitively).
+            for header in additionalHeaders
+            where !requestHeaders.keys.contains(where: { $0.equalsIgnoringASCIICase(header.name) }) {
+                own.append(header.line)
+            }
+            lines = own
         }
         let method = request.httpMethod ?? "GET"
         // Read once: each read of a URL's scheme parses it again.
@@ -126,11 +141,6 @@ final class TaskConfiguration: @unchecked Sendable {
         let socketRoute = UnixSocketRoute.route(for: url, scheme: scheme, sessionSocket: unixSocketPath)
         let urlString = socketRoute?.wireURL ?? url?.absoluteString ?? ""
         if unsafe == nil { unsafe = WireRules.problem(method: method, url: urlString) }
-        // The request's own headers win over the configuration's (names compare case-insensitively).
-        for header in additionalHeaders
-        where !requestHeaders.keys.contains(where: { $0.equalsIgnoringASCIICase(header.name) }) {
-            lines.append(header.line)
-        }
         let requestTimeout = request.timeoutInterval > 0 ? request.timeoutInterval : idleTimeout
         let hopIdleTimeout = min(idleTimeout, requestTimeout)
         return TransferSpec(
