@@ -5,15 +5,19 @@ set -euo pipefail
 cd "$(dirname "$0")"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-./run.sh --polls 2 --interval 0.1 2> "$log"
-grep -q "polls=2" "$log" && grep -q "stopped cleanly" "$log" || { cat "$log"; echo "two polls: no clean end" >&2; exit 1; }
+# A run that fails shows its log (the daemon's messages, or why it crashed) before the check ends.
+status=0
+./run.sh --polls 2 --interval 0.1 2> "$log" || status=$?
+[ "$status" = 0 ] && grep -q "polls=2" "$log" && grep -q "stopped cleanly" "$log" \
+    || { cat "$log"; echo "two polls: no clean end (status $status)" >&2; exit 1; }
 ./run.sh 2> "$log" &
 daemon=$!
 # Wait for the first poll in the log (the daemon is running), then ask it to stop.
 for _ in $(seq 1 600); do grep -q " poll$" "$log" && break; sleep 0.1; done
-pkill -TERM -f "PollingDaemon --token-endpoint" 
-wait "$daemon"
-grep -q "stopped cleanly" "$log" || { cat "$log"; echo "SIGTERM: no clean stop" >&2; exit 1; }
+pkill -TERM -f "PollingDaemon --token-endpoint"
+status=0
+wait "$daemon" || status=$?
+[ "$status" = 0 ] && grep -q "stopped cleanly" "$log" || { cat "$log"; echo "SIGTERM: no clean stop (status $status)" >&2; exit 1; }
 
 # The Daemons article shows SyncDaemon word for word; it syncs, then stops cleanly on SIGTERM.
 python3 - ../../Sources/AFCore/AFCore.docc/Daemons.md Sources/SyncDaemon/SyncDaemon.swift <<'PY'
