@@ -163,6 +163,31 @@ import Testing
     }
 }
 
+/// What a monitor or observer told that a request finished finds, as with Alamofire.
+@Suite(.timeLimit(.minutes(1))) struct FinishedStateTests {
+    /// A request with no response handler is `.finished` by the time its `didFinish` is posted.
+    /// The notification is posted on the request's own queue, at once, so the observer reads
+    /// the state at the very point the request announces its end.
+    @Test func aRequestWithoutSerializersIsFinishedWhenItSaysSo() async throws {
+        let session = makeSession()
+        let request = session.request(Server.httpbin("/get"), shouldAutomaticallyResume: false)
+        try #require(request.ownsQueue)
+        let seen: Request.State = await withCheckedContinuation { continuation in
+            let observer = Protected<(any NSObjectProtocol)?>(nil)
+            observer.withLock { slot in
+                slot = NotificationCenter.default.addObserver(forName: Request.didFinishNotification,
+                                                              object: nil, queue: nil) { note in
+                    guard note.request === request else { return }
+                    observer.withLock { $0.map(NotificationCenter.default.removeObserver); $0 = nil }
+                    continuation.resume(returning: request.state)
+                }
+            }
+            request.resume()
+        }
+        #expect(seen == .finished)
+    }
+}
+
 /// Progress handlers on the session's root queue see the whole body before the request completes,
 /// as with Alamofire, whose completions pass through that queue.
 @Suite(.timeLimit(.minutes(1))) struct RootQueueProgressTests {

@@ -211,10 +211,17 @@ extension Request {
         // Its task holds the request until it reports its end; one that never will (the session
         // went away before it ran) lets go of it now. Earlier attempts' tasks have ended.
         lastTask?.detachDelegate()
-        // Emitted first: the default serialization queue runs the serializers at once, and
-        // monitors see the request finish before its responses are parsed (as with Alamofire).
-        emit(notifying: Request.didFinishNotification) { $0.requestDidFinish(self) }
-        processNextResponseSerializer()
+        // With serializers waiting, emitted first: the default serialization queue runs them at
+        // once, and monitors see the request finish before its responses are parsed (as with
+        // Alamofire). With none, emitted once the request is done, as Alamofire does: a monitor
+        // or observer told it finished finds its state `.finished`.
+        if mutableState.withLock({ $0.responseSerializers.isEmpty }) {
+            processNextResponseSerializer()
+            emit(notifying: Request.didFinishNotification) { $0.requestDidFinish(self) }
+        } else {
+            emit(notifying: Request.didFinishNotification) { $0.requestDidFinish(self) }
+            processNextResponseSerializer()
+        }
     }
 }
 
