@@ -215,13 +215,10 @@ extension Request {
         // once, and monitors see the request finish before its responses are parsed (as with
         // Alamofire). With none, emitted once the request is done, as Alamofire does: a monitor
         // or observer told it finished finds its state `.finished`.
-        if mutableState.withLock({ $0.responseSerializers.isEmpty }) {
-            processNextResponseSerializer()
-            emit(notifying: Request.didFinishNotification) { $0.requestDidFinish(self) }
-        } else {
-            emit(notifying: Request.didFinishNotification) { $0.requestDidFinish(self) }
-            processNextResponseSerializer()
-        }
+        let finishesFirst = mutableState.withLock { $0.responseSerializers.isEmpty }
+        if finishesFirst { processNextResponseSerializer() }
+        emit(notifying: Request.didFinishNotification) { $0.requestDidFinish(self) }
+        if !finishesFirst { processNextResponseSerializer() }
     }
 }
 

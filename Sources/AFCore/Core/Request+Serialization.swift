@@ -43,9 +43,10 @@ extension Request {
     /// queue of its handlers, which completes it inside the request's queue and calls the
     /// handlers after, with no trip between (not the main queue, which Alamofire keeps free of
     /// serialization, nor a queue an event handler is called on, whose last call may still wait
-    /// in the request's queue and would then come after the response); else to `rootQueue`, which takes the ends of one engine pass in one trip
-    /// (sent each to its request's queue, every end would wake a worker of its own). Nil for a
-    /// request on `rootQueue`: its task's queue.
+    /// in the request's queue and would then come after the response); else to `rootQueue`,
+    /// which takes the ends of one engine pass in one trip (sent each to its request's queue,
+    /// every end would wake a worker of its own). Nil for a request on `rootQueue`: its task's
+    /// queue.
     var completionQueue: DispatchQueue? {
         guard ownsQueue else { return nil }
         let handlerQueue = mutableState.withLock { state -> DispatchQueue? in
