@@ -18,8 +18,7 @@ struct EngineCommandQueueTests {
     private let parsedURLs = ParsedURLCache()
     private let configuration = TaskConfiguration(.default, environment: [:])
 
-    private func transfer() -> Transfer {
-        let url = "http://127.0.0.1:8080/bench.json"
+    private func transfer(_ url: String = "http://127.0.0.1:8080/bench.json") -> Transfer {
         let spec = TransferSpec(url: url, requestURL: URL(string: url), method: "GET", headerLines: [], body: nil,
                                 uploadFile: nil, uploadStream: nil, uploadSegments: nil, download: nil, bodyStream: nil,
                                 streamCopyLimit: nil, idleTimeout: 60, decompressionLimit: nil,
@@ -28,12 +27,33 @@ struct EngineCommandQueueTests {
         return Transfer(spec: spec, delegate: listener, parsedURLs: parsedURLs)
     }
 
-    /// The connection a finished HTTP/1.1 exchange of `transfer` leaves.
-    private func keptConnection(of transfer: Transfer) throws -> EngineCommandQueue.KeptConnection {
+    /// The connection a finished HTTP/1.1 exchange of `transfer` leaves, if any.
+    private func connection(leftBy transfer: Transfer, connectionField: String? = nil) -> EngineCommandQueue.KeptConnection? {
         var timings = CurlTimings()
         timings.httpVersion = Int(CURL_HTTP_VERSION_1_1)
-        let outcome = TransferOutcome(head: nil, body: Data(), failure: nil, wasCancelled: false, timings: timings)
-        return try #require(EngineCommandQueue.KeptConnection(of: transfer, outcome: outcome, shard: 0))
+        let head = ResponseHead(statusCode: 200, httpVersion: "HTTP/1.1",
+                                headers: [("Content-Length", "0")] + (connectionField.map { [("Connection", $0)] } ?? []))
+        let outcome = TransferOutcome(head: head, body: Data(), failure: nil, wasCancelled: false, timings: timings)
+        return EngineCommandQueue.KeptConnection(of: transfer, outcome: outcome, shard: 0)
+    }
+
+    private func keptConnection(of transfer: Transfer) throws -> EngineCommandQueue.KeptConnection {
+        try #require(connection(leftBy: transfer))
+    }
+
+    @Test func aKeptConnectionServesTransfersToItsOriginOnly() throws {
+        let kept = try keptConnection(of: transfer("http://127.0.0.1:8080/bench.json"))
+        #expect(kept.serves(transfer("http://127.0.0.1:8080/bench.json")))
+        #expect(kept.serves(transfer("http://127.0.0.1:8080/other?page=2")))
+        #expect(kept.serves(transfer("http://127.0.0.1:8080")))
+        #expect(!kept.serves(transfer("http://127.0.0.1:8081/bench.json")))
+        #expect(!kept.serves(transfer("http://127.0.0.10:8080/bench.json")))
+        #expect(!kept.serves(transfer("http://127.0.0.1:80/bench.json")))
+    }
+
+    @Test func noConnectionIsKeptWhenTheServerSaysItCloses() {
+        #expect(connection(leftBy: transfer(), connectionField: "keep-alive") != nil)
+        #expect(connection(leftBy: transfer(), connectionField: "Upgrade, close") == nil)
     }
 
     /// A queue whose engine parked with a kept connection, and a start to that connection that

@@ -4,8 +4,19 @@ import Testing
 /// The two byte-level readings behind the connection a finished transfer leaves to the next
 /// driven start: its origin, and whether the server said it closes the connection.
 struct KeptConnectionTests {
+    private func origin(_ url: String) -> String? {
+        var url = url
+        return url.withUTF8 { bytes in
+            EngineCommandQueue.KeptConnection.originLength(of: bytes).map { String(decoding: bytes[..<$0], as: UTF8.self) }
+        }
+    }
+
+    private func namesClose(_ value: String) -> Bool {
+        var value = value
+        return value.withUTF8(EngineCommandQueue.KeptConnection.namesClose)
+    }
+
     @Test func theOriginEndsWithTheAuthority() {
-        let origin = EngineCommandQueue.KeptConnection.origin(of:)
         #expect(origin("http://127.0.0.1:8080/bench.json?x=1") == "http://127.0.0.1:8080")
         #expect(origin("https://example.com?q") == "https://example.com")
         #expect(origin("https://example.com#top") == "https://example.com")
@@ -15,15 +26,17 @@ struct KeptConnectionTests {
     }
 
     @Test func closeIsAConnectionOptionInAnyCase() {
-        let namesClose = EngineCommandQueue.KeptConnection.namesClose
         #expect(namesClose("close"))
         #expect(namesClose("Close"))
         #expect(namesClose("keep-alive, CLOSE"))
         #expect(namesClose(" close ,upgrade"))
-        #expect(!namesClose(nil))
+        #expect(namesClose("upgrade,\tclose\t"))
+        #expect(namesClose("keep-alive,,close,"))
         #expect(!namesClose("keep-alive"))
         #expect(!namesClose("closed"))
         #expect(!namesClose("x-close"))
+        #expect(!namesClose("clo se"))
         #expect(!namesClose(""))
+        #expect(!namesClose(","))
     }
 }

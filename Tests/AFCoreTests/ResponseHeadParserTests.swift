@@ -26,6 +26,20 @@ struct ResponseHeadParserTests {
         #expect(head.value(for: "Missing") == nil)
     }
 
+    @Test func presenceAndDecimalValuesAreReadOverTheBytes() throws {
+        let head = try #require(parse(["HTTP/1.1 200 OK\r\n", "content-length: 1234\r\n", "X-Empty:\r\n",
+                                       "X-Signed: +5\r\n", "X-Large: 99999999999999999999\r\n", "X-Spaced: 1 2\r\n", "\r\n"]))
+        #expect(head.contains("Content-Length"))
+        #expect(head.contains("x-empty"))
+        #expect(!head.contains("Location"))
+        #expect(head.decimal(for: "Content-Length") == 1234)
+        #expect(head.decimal(for: "X-Empty") == nil)
+        #expect(head.decimal(for: "X-Signed") == nil)
+        #expect(head.decimal(for: "X-Large") == nil)
+        #expect(head.decimal(for: "X-Spaced") == nil)
+        #expect(head.decimal(for: "Missing") == nil)
+    }
+
     @Test(arguments: [
         ("HTTP/1.1 404 Not Found\r\n", 404, "HTTP/1.1"),
         ("HTTP/2 204\r\n", 204, "HTTP/2"),

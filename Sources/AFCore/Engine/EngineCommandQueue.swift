@@ -22,8 +22,10 @@ struct EngineCommandQueue {
 
     /// A connection curl keeps for reuse: where the last transfer went, and how.
     struct KeptConnection {
-        /// The scheme and authority of the transfer's URL (`scheme://host:port`).
-        let origin: Substring
+        /// The URL of the transfer that left the connection, and the length in bytes of its
+        /// scheme and authority (`scheme://host:port`).
+        let url: String
+        let originLength: Int
         let standing: StandingOptions
         /// The index of the multi handle whose cache holds the connection.
         let shard: Int
@@ -31,48 +33,66 @@ struct EngineCommandQueue {
         /// Whether `transfer` goes to the same place, the same way (so curl reuses this
         /// connection rather than open one).
         func serves(_ transfer: Transfer) -> Bool {
-            transfer.standing == standing && Self.origin(of: transfer.spec.url) == origin
+            guard transfer.standing == standing else { return false }
+            let next = transfer.spec.url
+            // The same URL again (a poll, a client's next call) is the same origin.
+            if next == url { return true }
+            return Self.withBytes(of: next) { next in
+                Self.withBytes(of: url) { kept in
+                    Self.originLength(of: next) == originLength && next[..<originLength].elementsEqual(kept[..<originLength])
+                } ?? false
+            } ?? false
         }
 
         /// The connection `transfer` leaves in curl's cache, if any: it ended well, over HTTP/1.1
         /// or later, without the server closing the connection. Worked out on the engine thread
-        /// as each sequential request ends, so by bytes: Foundation's `range(of:)` and
-        /// `contains(_:)` on strings would cost more than the rest of a request's completion.
+        /// as each sequential request ends, so over bytes: Strings made and compared here would
+        /// cost more than the rest of a request's completion.
         init?(of transfer: Transfer, outcome: TransferOutcome, shard: Int) {
             guard outcome.failure == nil, !outcome.wasCancelled, !transfer.standing.freshConnection,
                   outcome.timings.httpVersion >= Int(CURL_HTTP_VERSION_1_1),
-                  !Self.namesClose(outcome.head?.value(for: "connection")),
-                  let origin = Self.origin(of: transfer.spec.url) else { return nil }
-            self.origin = origin
+                  outcome.head?.withValue(for: "connection", Self.namesClose) != true,
+                  case let url = transfer.spec.url,
+                  let originLength = Self.withBytes(of: url, Self.originLength(of:)) ?? nil else { return nil }
+            self.url = url
+            self.originLength = originLength
             standing = transfer.standing
             self.shard = shard
         }
 
         /// Whether a `Connection` field's value lists the `close` option (RFC 9112 §9.6; options
         /// are comma-separated tokens, compared without case).
-        static func namesClose(_ connection: String?) -> Bool {
-            guard let connection else { return false }
-            var rest = Substring(connection)
-            while true {
-                let comma = rest.utf8.firstIndex(of: UInt8(ascii: ","))
-                let option = rest[..<(comma ?? rest.endIndex)].trimmingASCIISpaces()
-                if option.utf8.elementsEqual("close".utf8, by: { $0.equalsIgnoringASCIICase($1) }) { return true }
-                guard let comma else { return false }
-                rest = rest[rest.utf8.index(after: comma)...]
+        static func namesClose(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+            var start = 0
+            while start <= value.count {
+                var end = start
+                while end < value.count, value[end] != UInt8(ascii: ",") { end += 1 }
+                var first = start, last = end
+                while first < last, value[first] == UInt8(ascii: " ") || value[first] == UInt8(ascii: "\t") { first += 1 }
+                while last > first, value[last - 1] == UInt8(ascii: " ") || value[last - 1] == UInt8(ascii: "\t") { last -= 1 }
+                let option = UnsafeBufferPointer(rebasing: value[first..<last])
+                if closeOption.withUnsafeBufferPointer(option.equalsIgnoringASCIICase) { return true }
+                start = end + 1
             }
+            return false
         }
 
-        /// `url` up to the end of its authority (`scheme://host:port`), or nil without `://`.
-        static func origin(of url: String) -> Substring? {
-            var contiguous = url
-            let length: Int? = contiguous.withUTF8 { bytes in
-                guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon + 2 < bytes.count,
-                      bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") else { return nil }
-                return bytes[(colon + 3)...].firstIndex {
-                    $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
-                } ?? bytes.count
-            }
-            return length.map { url[..<url.utf8.index(url.utf8.startIndex, offsetBy: $0)] }
+        private static let closeOption = Array("close".utf8)
+
+        /// The length in bytes of `url` up to the end of its authority (`scheme://host:port`),
+        /// or nil without `://`.
+        static func originLength(of url: UnsafeBufferPointer<UInt8>) -> Int? {
+            guard let colon = url.firstIndex(of: UInt8(ascii: ":")), colon + 2 < url.count,
+                  url[colon + 1] == UInt8(ascii: "/"), url[colon + 2] == UInt8(ascii: "/") else { return nil }
+            return url[(colon + 3)...].firstIndex {
+                $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
+            } ?? url.count
+        }
+
+        /// `body` called with the UTF-8 bytes of `string`, when they are stored contiguously (a
+        /// native string's are); nil otherwise.
+        private static func withBytes<Result>(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+            string.utf8.withContiguousStorageIfAvailable(body)
         }
     }
 

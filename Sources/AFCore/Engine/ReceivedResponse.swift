@@ -36,6 +36,12 @@ final class ReceivedResponse: Sendable {
         return head.value(for: name)
     }
 
+    /// Whether the response has a field `name` (ASCII case-insensitive).
+    func contains(_ name: String) -> Bool {
+        guard let head else { return httpResponse.value(forHTTPHeaderField: name) != nil }
+        return head.contains(name)
+    }
+
     /// Every value of the field `name`, one per line received (a built object's joined value,
     /// when there is no head).
     func values(for name: String) -> [String] {

@@ -7,7 +7,7 @@ import FoundationNetworking
 // reports the end. Runs on the task's queue, except the two engine-thread reports.
 extension SessionTask: TransferDelegate {
     func transferDidReceiveHead(_ transfer: Transfer, head: ResponseHead) {
-        guard !RedirectRules.redirectStatusCodes.contains(head.statusCode) || head.value(for: "Location") == nil,
+        guard !RedirectRules.redirectStatusCodes.contains(head.statusCode) || !head.contains("Location"),
               let url = transfer.spec.requestURL, let response = head.httpResponse(for: url) else { return }
         delegate?.task(self, didReceiveResponse: response)
     }
@@ -64,7 +64,9 @@ extension SessionTask: TransferDelegate {
             whole.setValue(nil, forHTTPHeaderField: "If-Range")
             return startHop(whole, after: request, response: response, body: outcome.body, restartingDownload: true)
         }
-        if !cancelled, !outcome.wasCancelled, let pending = outcome.failure?.trustPending,
+        // Read once: each read of the outcome's optional failure copies it.
+        let failure = outcome.failure
+        if !cancelled, !outcome.wasCancelled, let pending = failure?.trustPending,
            mutableState.withLock({ !$0.fetchedForTrust }) {
             // The evaluator needs something fetched: off the engine thread, then a new connection.
             DispatchQueue.global().async {
@@ -75,10 +77,10 @@ extension SessionTask: TransferDelegate {
             }
             return
         }
-        if !cancelled, !outcome.wasCancelled, let failure = outcome.failure, waitsForConnectivity(after: failure) {
+        if !cancelled, !outcome.wasCancelled, let failure, waitsForConnectivity(after: failure) {
             return waitForConnectivity(request, failure: failure, since: transfer.pathGeneration)
         }
-        if !cancelled, !outcome.wasCancelled, outcome.failure == nil, let response,
+        if !cancelled, !outcome.wasCancelled, failure == nil, let response,
            let redirect = RedirectRules.outcome(after: request, response: response) {
             let next: URLRequest
             switch redirect {
@@ -107,7 +109,7 @@ extension SessionTask: TransferDelegate {
         var error: (any Error)?
         if cancelled || outcome.wasCancelled {
             error = URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: url as Any])
-        } else if let failure = outcome.failure {
+        } else if let failure {
             if let pending = failure.trustPending {
                 error = AFError.serverTrustEvaluationFailed(reason: .customEvaluationFailed(error: pending))
             } else {
@@ -233,10 +235,11 @@ extension SessionTask: TransferDelegate {
 
     func finish(request: URLRequest, response: ReceivedResponse?, data: Data, error: (any Error)?) {
         let httpCache = configuration.httpCache
-        let (revalidating, mayStore, download, spec) = mutableState.withLock { state in
+        let (revalidating, mayStore, download, transfer) = mutableState.withLock { state in
             defer { state.cacheRevalidating = nil }
-            return (state.cacheRevalidating, state.cacheMayStore, state.download, httpCache == nil ? nil : state.transfer?.spec)
+            return (state.cacheRevalidating, state.cacheMayStore, state.download, state.transfer)
         }
+        let spec = httpCache == nil ? nil : transfer?.spec
         // What this exchange sent decides whose entries it refreshes or adds.
         let credentials = spec.map(CacheCredentials.init(sentBy:)) ?? .anonymous
         if error == nil, let response, let cache = httpCache {

@@ -196,7 +196,7 @@ final class TaskConfiguration: @unchecked Sendable {
     /// Stores the cookies `response` sets, when the configuration accepts cookies. A `Secure`
     /// cookie set over plain HTTP is ignored (RFC 6265bis §5.7): such a response could be anyone's.
     func storeCookies(from received: ReceivedResponse) {
-        guard acceptsCookies, received.value(for: "Set-Cookie") != nil, let cookieStorage else { return }
+        guard acceptsCookies, received.contains("Set-Cookie"), let cookieStorage else { return }
         let url = received.url
         // One field at a time: an Expires date holds a comma, so joined fields are ambiguous.
         let parsed = received.values(for: "Set-Cookie").compactMap(SetCookieField.readable).flatMap { value in

@@ -17,7 +17,7 @@ extension Transfer {
         bodyWriter = nil
         answerFailure = nil
         resumedAt = 0
-        let isFinal = !(RedirectRules.redirectStatusCodes.contains(head.statusCode) && head.value(for: "Location") != nil)
+        let isFinal = !(RedirectRules.redirectStatusCodes.contains(head.statusCode) && head.contains("Location"))
         isRedirect = !isFinal
         redirectBodyDropped = false
         bodyIsStreamed = spec.bodyStream != nil && isFinal
@@ -41,7 +41,7 @@ extension Transfer {
                 answerFailure = error
             }
         case .memory:
-            if !bodyIsStreamed, let length = head.value(for: "Content-Length").flatMap(Int.init), length > 0 {
+            if !bodyIsStreamed, let length = head.decimal(for: "Content-Length"), length > 0 {
                 body = Data(capacity: min(length, isRedirect ? Self.maximumRedirectBody : Self.maximumReservation))
             }
         }

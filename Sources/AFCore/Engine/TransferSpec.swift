@@ -135,17 +135,48 @@ package struct ResponseHead: Sendable {
 
     /// The first value of the header `name` (ASCII case-insensitive), compared over the bytes.
     package func value(for name: String) -> String? {
+        withValue(for: name) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Whether the head has a field `name` (ASCII case-insensitive); no String is made.
+    func contains(_ name: String) -> Bool {
+        valueRange(for: name) != nil
+    }
+
+    /// `body` called with the bytes of the first value of `name` (ASCII case-insensitive); nil
+    /// when there is no such field.
+    func withValue<Result>(for name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+        guard let range = valueRange(for: name) else { return nil }
+        return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
+    /// The first value of `name` when it is a decimal number without sign (as `Content-Length`
+    /// is); nil when there is no such field, or it is anything else or too large.
+    func decimal(for name: String) -> Int? {
+        withValue(for: name) { digits -> Int? in
+            guard !digits.isEmpty else { return nil }
+            var number = 0
+            for digit in digits {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
+                let (times10, overflow) = number.multipliedReportingOverflow(by: 10)
+                let (sum, overflowAdding) = times10.addingReportingOverflow(Int(digit - UInt8(ascii: "0")))
+                guard !overflow, !overflowAdding else { return nil }
+                number = sum
+            }
+            return number
+        } ?? nil
+    }
+
+    /// Where the first value of `name` lies in `bytes`.
+    private func valueRange(for name: String) -> Range<Int>? {
         var name = name
-        return name.withUTF8 { wanted -> String? in
-            bytes.withUnsafeBufferPointer { bytes -> String? in
+        return name.withUTF8 { wanted -> Range<Int>? in
+            bytes.withUnsafeBufferPointer { bytes -> Range<Int>? in
                 for field in fields where field.valueStart - field.nameStart == wanted.count {
                     let start = field.nameStart
                     var index = 0
                     while index < wanted.count, bytes[start + index].equalsIgnoringASCIICase(wanted[index]) { index += 1 }
-                    if index == wanted.count {
-                        return String(decoding: UnsafeBufferPointer(rebasing: bytes[field.valueStart..<field.valueEnd]),
-                                      as: UTF8.self)
-                    }
+                    if index == wanted.count { return field.valueStart..<field.valueEnd }
                 }
                 return nil
             }
