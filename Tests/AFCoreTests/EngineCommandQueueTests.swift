@@ -15,7 +15,6 @@ struct EngineCommandQueueTests {
     }
 
     private let listener = Listener()
-    private let parsedURLs = ParsedURLCache()
     private let configuration = TaskConfiguration(.default, environment: [:])
 
     private func transfer(_ url: String = "http://127.0.0.1:8080/bench.json") -> Transfer {
@@ -24,7 +23,7 @@ struct EngineCommandQueueTests {
                                 streamCopyLimit: nil, idleTimeout: 60, decompressionLimit: nil,
                                 standing: configuration.standingOptions(scheme: "http", idleTimeout: 60, socketPath: nil),
                                 credential: nil, trust: nil, unsafe: nil, responseGate: nil)
-        return Transfer(spec: spec, delegate: listener, parsedURLs: parsedURLs)
+        return Transfer(spec: spec, delegate: listener)
     }
 
     /// The connection a finished HTTP/1.1 exchange of `transfer` leaves, if any.

@@ -346,8 +346,7 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
         // The spec is handed over as made, not copied: a copy retains each of its references.
         Transfer(spec: transferSpec(for: request, download: download, holdsResponse: reporting.holdsResponse, trust: trust,
                                     copyingStreamForCache: copyingStreamForCache, sending: sending),
-                 delegate: self, reportsEvents: reporting.events, reportsProgress: reporting.progress,
-                 parsedURLs: configuration.parsedURLs)
+                 delegate: self, reportsEvents: reporting.events, reportsProgress: reporting.progress)
     }
 
     private func transferSpec(for request: URLRequest, download: DownloadTarget?, holdsResponse: Bool,

@@ -46,8 +46,8 @@ final class TaskConfiguration: @unchecked Sendable {
     let requestCachePolicy: URLRequest.CachePolicy
     /// The session's trust manager, asked for each HTTPS hop's evaluator.
     let serverTrustManager: ServerTrustManager?
-    /// The session's transfers' URLs, parsed.
-    let parsedURLs = ParsedURLCache()
+    /// The URLs the session's requests went to lately, each worked out once.
+    let knownURLs: KnownURLCache
     /// What the standing options of every hop share.
     private let sharedOptions: StandingOptions.Shared
     /// The standing options of the session's hops over HTTP and HTTPS with the session's idle
@@ -83,6 +83,7 @@ final class TaskConfiguration: @unchecked Sendable {
         let proxies = ProxySettings(dictionary: configuration.connectionProxyDictionary, environment: environment)
         self.proxies = proxies
         unixSocketPath = configuration.af.unixSocketPath
+        knownURLs = KnownURLCache(sessionSocket: unixSocketPath)
         waitsForConnectivity = configuration.af.waitsForConnectivity
         let shared = StandingOptions.Shared(httpVersion: httpVersion, resourceTimeout: resourceTimeout,
                                             noProxy: proxies.noProxy, caFile: caFile, caPath: caPath)
@@ -136,15 +137,13 @@ final class TaskConfiguration: @unchecked Sendable {
             lines = own
         }
         let method = request.httpMethod ?? "GET"
-        // Read once: each read of a URL's scheme parses it again.
-        let scheme = url?.scheme
-        let socketRoute = UnixSocketRoute.route(for: url, scheme: scheme, sessionSocket: unixSocketPath)
-        let urlString = socketRoute?.wireURL ?? url?.absoluteString ?? ""
-        if unsafe == nil { unsafe = WireRules.problem(method: method, url: urlString) }
+        let known = knownURLs.known(url)
+        let socketRoute = known.socketRoute
+        if unsafe == nil { unsafe = WireRules.problem(method: method, urlIsClean: known.isClean) }
         let requestTimeout = request.timeoutInterval > 0 ? request.timeoutInterval : idleTimeout
         let hopIdleTimeout = min(idleTimeout, requestTimeout)
         return TransferSpec(
-            url: urlString,
+            url: known.wireURL,
             requestURL: url,
             method: method,
             headerLines: lines,
@@ -155,11 +154,12 @@ final class TaskConfiguration: @unchecked Sendable {
             download: download,
             idleTimeout: hopIdleTimeout,
             decompressionLimit: decompressionLimit,
-            standing: standingOptions(scheme: socketRoute?.wireScheme ?? scheme, idleTimeout: hopIdleTimeout,
+            standing: standingOptions(scheme: socketRoute?.wireScheme ?? known.scheme, idleTimeout: hopIdleTimeout,
                                       socketPath: socketRoute?.socketPath),
             credential: credential,
             unsafe: unsafe,
-            target: socketRoute == nil ? URLTarget(scheme: scheme, url: urlString) : .http
+            target: known.target,
+            parsedURL: known.parsed
         )
     }
 

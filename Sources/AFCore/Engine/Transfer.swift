@@ -19,8 +19,8 @@ final class Transfer: @unchecked Sendable {
     /// The spec's options a pooled handle may keep (see `TaskConfiguration.standingOptions`),
     /// kept apart so the engine thread reads them without copying the spec.
     let standing: StandingOptions
-    /// The spec's URL, parsed by the thread that made the transfer (see `ParsedURL`).
-    let parsedURL: ParsedURL?
+    /// The spec's URL as the session parsed it (see `ParsedURL`).
+    var parsedURL: ParsedURL? { spec.parsedURL }
     let delegate: any TransferDelegate
     /// Whether heads and body chunks are reported as they arrive (costs a copy per chunk).
     let reportsEvents: Bool
@@ -152,11 +152,8 @@ final class Transfer: @unchecked Sendable {
             .assumingMemoryBound(to: afc_socket_slot.self)
     }
 
-    /// `parsedURLs`: the session's, where the URL is found parsed (or parsed now).
-    init(spec: consuming TransferSpec, delegate: any TransferDelegate, reportsEvents: Bool = false, reportsProgress: Bool = false,
-         parsedURLs: ParsedURLCache) {
+    init(spec: consuming TransferSpec, delegate: any TransferDelegate, reportsEvents: Bool = false, reportsProgress: Bool = false) {
         standing = spec.standing
-        parsedURL = parsedURLs.parsed(spec.url)
         let idleWatch = IdleWatch(idleTimeout: spec.idleTimeout)
         // Moved in last (initializers take their arguments owned): a copy would retain each of
         // its references once more.

@@ -44,6 +44,8 @@ struct TransferSpec: @unchecked Sendable {
     var responseGate: ResponseGate?
     /// What the URL leads to (an http+unix URL goes to an HTTP server).
     var target: URLTarget = .http
+    /// `url` parsed by curl, when the session has it (see `KnownURL`); else curl parses the string.
+    var parsedURL: ParsedURL?
 }
 
 /// A hop's trust decision, settled before the transfer starts.

@@ -4,8 +4,13 @@
 enum WireRules {
     /// The problem of a request line with this method and URL, if any.
     static func problem(method: String, url: String) -> UnsafeRequestError? {
+        problem(method: method, urlIsClean: isCleanURL(url))
+    }
+
+    /// The problem of a request line with this method and a URL `isCleanURL` judged.
+    static func problem(method: String, urlIsClean: Bool) -> UnsafeRequestError? {
         if !isToken(method) { return UnsafeRequestError(part: .method, method: method) }
-        if !isCleanURL(url) { return UnsafeRequestError(part: .url) }
+        if !urlIsClean { return UnsafeRequestError(part: .url) }
         return nil
     }
 
