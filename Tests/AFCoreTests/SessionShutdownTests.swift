@@ -1,6 +1,9 @@
-import AFCore
+@testable import AFCore
 import AFTestSupport
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// `Session.shutdown()`: active requests are cancelled, later ones refused, the engine ends.
@@ -36,6 +39,70 @@ import Testing
             #expect(error?.isSessionInvalidatedError == true || error?.isExplicitlyCancelledError == true,
                     "\(String(describing: error))")
         }
+    }
+
+    /// A daemon exits right after its last Session's shutdown: by then the engine's thread must
+    /// have closed the connections curl kept and let go of curl, or the process would exit under
+    /// it (libraries' exit handlers run while it still frees their objects).
+    @Test func theKeptConnectionIsClosedWhenShutdownReturns() async throws {
+        let session = makeSession()
+        let response = await session.request(Server.http("/get")).serializingData().response
+        #expect(response.value != nil)
+        let transaction = try #require(response.metrics?.transactionMetrics.last)
+        let (localPort, remotePort) = try (#require(transaction.localPort), #require(transaction.remotePort))
+        let (descriptor, inode) = try #require(try Self.connection(localPort: localPort, remotePort: remotePort),
+                                               "curl keeps the connection")
+        await session.shutdown()
+        // Asked at once, in two system calls: the descriptor is closed, or another file now.
+        var status = stat()
+        #expect(fstat(descriptor, &status) != 0 || status.st_ino != inode,
+                "the connection is still open after shutdown() returned")
+    }
+
+    /// The engine's own report of its end comes once its thread has closed the connections
+    /// (checked on that thread as the report arrives).
+    @Test func theEngineReportsItsEndOnceItsConnectionsAreClosed() async throws {
+        let session = makeSession()
+        let response = await session.request(Server.http("/get")).serializingData().response
+        let transaction = try #require(response.metrics?.transactionMetrics.last)
+        let (localPort, remotePort) = try (#require(transaction.localPort), #require(transaction.remotePort))
+        let (descriptor, inode) = try #require(try Self.connection(localPort: localPort, remotePort: remotePort),
+                                               "curl keeps the connection")
+        let closedAtTheReport = await withCheckedContinuation { reported in
+            session.engine.shutdown {
+                var status = stat()
+                reported.resume(returning: fstat(descriptor, &status) != 0 || status.st_ino != inode)
+            }
+        }
+        #expect(closedAtTheReport, "the connection was still open when the engine reported its end")
+        await withCheckedContinuation { reported in session.engine.shutdown { reported.resume() } }  // again: at once
+    }
+
+    /// This process's descriptor of the TCP socket from `localPort` to `remotePort`, and its inode.
+    private static func connection(localPort: Int, remotePort: Int) throws -> (descriptor: Int32, inode: UInt)? {
+        let fileManager = FileManager.default
+        var sockets: [Substring: Int32] = [:]
+        for entry in try fileManager.contentsOfDirectory(atPath: "/proc/self/fd") {
+            guard let descriptor = Int32(entry),
+                  let target = try? fileManager.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)"),
+                  target.hasPrefix("socket:[") else { continue }
+            sockets[target.dropFirst("socket:[".count).dropLast()] = descriptor
+        }
+        for table in ["/proc/self/net/tcp", "/proc/self/net/tcp6"] {
+            // Read to the end: a /proc file's size reads as 0, and a sized read gets one page.
+            let handle = try #require(FileHandle(forReadingAtPath: table))
+            let text = try String(decoding: handle.readToEnd() ?? Data(), as: UTF8.self)
+            // Fields: slot, local address:port, remote address:port (hexadecimal), ..., the inode tenth.
+            for line in text.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: " ")
+                guard fields.count > 9, let local = fields[1].split(separator: ":").last,
+                      let remote = fields[2].split(separator: ":").last,
+                      Int(local, radix: 16) == localPort, Int(remote, radix: 16) == remotePort,
+                      let descriptor = sockets[fields[9]], let inode = UInt(fields[9]) else { continue }
+                return (descriptor, inode)
+            }
+        }
+        return nil
     }
 
     @Test func anIdleSessionShutsDownAtOnce() async throws {

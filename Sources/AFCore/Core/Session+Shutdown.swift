@@ -40,7 +40,8 @@ extension Session {
             return state.waiters
         }
         guard let waiters else { return }
-        engine.shutdown()
-        waiters.forEach { $0.resume() }
+        // Resumed once the engine's thread has closed the connections and let go of curl: a
+        // daemon that exits next does not exit under it.
+        engine.shutdown { waiters.forEach { $0.resume() } }
     }
 }

@@ -146,8 +146,19 @@ final class CurlEngine: @unchecked Sendable {
         enqueue(.awaitNetworkChange(since: generation, body))
     }
 
-    /// Cancels every transfer and ends the engine thread; later commands are ignored.
-    func shutdown() { enqueue(.shutdown) }
+    /// Cancels every transfer and ends the engine thread; later commands are ignored. `done`
+    /// runs once the thread has let go of curl, its connections and its descriptors: on that
+    /// thread, or at once when that happened already (or the engine never had a thread).
+    func shutdown(then done: (@Sendable () -> Void)? = nil) {
+        if let done {
+            let tornDown = waitSet == nil || commands.withLock { queue in
+                if !queue.tornDown { queue.tearDownWaiters.append(done) }
+                return queue.tornDown
+            }
+            if tornDown { done() }
+        }
+        enqueue(.shutdown)
+    }
 
     private func enqueue(_ command: EngineCommand) {
         guard let waitSet else { return refuse(command) }
@@ -254,6 +265,12 @@ final class CurlEngine: @unchecked Sendable {
                 commands.withLock { $0.ended = true }
                 tearDown(waitSet: waitSet)
                 multiLock.unlock()
+                let waiters = commands.withLock { queue in
+                    queue.tornDown = true
+                    defer { queue.tearDownWaiters = [] }
+                    return queue.tearDownWaiters
+                }
+                waiters.forEach { $0() }
                 return
             }
             runDueTimers()

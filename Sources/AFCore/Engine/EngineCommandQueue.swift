@@ -108,6 +108,10 @@ struct EngineCommandQueue {
 
     var pending: [EngineCommand] = []
     var ended = false
+    /// Set once the ended engine has let go of curl, its connections and its descriptors.
+    var tornDown = false
+    /// Run once the engine is torn down (see `CurlEngine.shutdown(then:)`).
+    var tearDownWaiters: [@Sendable () -> Void] = []
     private(set) var waiting = Waiting.busy
     /// When the parked engine wakes by itself (`DispatchTime` nanoseconds).
     private var parkedUntil: UInt64 = 0
