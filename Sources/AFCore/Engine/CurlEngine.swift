@@ -50,6 +50,8 @@ final class CurlEngine: @unchecked Sendable {
     private let waitSet: EngineWaitSet?
     /// Why the wait set could not be made.
     private let waitSetFailure: String
+    /// The thread that runs the engine; nil without a wait set.
+    private let thread: EngineThread?
     /// Held by whoever calls curl (see the type's description).
     private let multiLock = NSLock()
     /// The engine's connections and the network changes they follow.
@@ -111,6 +113,7 @@ final class CurlEngine: @unchecked Sendable {
         paths = NetworkPathWatch(follows: limits.followsNetworkChanges, keepAlive: limits.tcpKeepAlive)
         waitSet = EngineWaitSet()
         waitSetFailure = waitSet == nil ? String(cString: strerror(errno)) : ""
+        thread = waitSet == nil ? nil : EngineThread(name: name)
         guard let waitSet else {
             // Nothing will use the network monitor or the socket set (see `refuse`).
             paths.close()
@@ -118,9 +121,7 @@ final class CurlEngine: @unchecked Sendable {
         }
         shards = [makeShard(waitSet: waitSet)]
         // The thread keeps the engine alive until `run()` returns after a shutdown.
-        let thread = Thread { [self] in run(waitSet: waitSet) }
-        thread.name = name
-        thread.start()
+        thread?.start { [self] in run(waitSet: waitSet) }
     }
 
     /// Adds `transfer` to a multi handle.
@@ -147,8 +148,9 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     /// Cancels every transfer and ends the engine thread; later commands are ignored. `done`
-    /// runs once the thread has let go of curl, its connections and its descriptors: on that
-    /// thread, or at once when that happened already (or the engine never had a thread).
+    /// runs once the thread has let go of curl, its connections and its descriptors, and has
+    /// ended: on a thread that waited for that, or at once when it happened already (or the
+    /// engine never had a thread).
     func shutdown(then done: (@Sendable () -> Void)? = nil) {
         if let done {
             let tornDown = waitSet == nil || commands.withLock { queue in
@@ -265,12 +267,16 @@ final class CurlEngine: @unchecked Sendable {
                 commands.withLock { $0.ended = true }
                 tearDown(waitSet: waitSet)
                 multiLock.unlock()
-                let waiters = commands.withLock { queue in
-                    queue.tornDown = true
-                    defer { queue.tearDownWaiters = [] }
-                    return queue.tearDownWaiters
+                // The end is reported once this thread is gone, from a thread that waits for it.
+                DispatchQueue.global().async { [self] in
+                    thread?.join()
+                    let waiters = commands.withLock { queue in
+                        queue.tornDown = true
+                        defer { queue.tearDownWaiters = [] }
+                        return queue.tearDownWaiters
+                    }
+                    waiters.forEach { $0() }
                 }
-                waiters.forEach { $0() }
                 return
             }
             runDueTimers()

@@ -17,6 +17,7 @@
 #include "CCurlShimDeflate.h"
 #include "CCurlShimWaitSet.h"
 #include "CCurlShimPath.h"
+#include "CCurlShimThread.h"
 
 #pragma clang assume_nonnull begin
 
