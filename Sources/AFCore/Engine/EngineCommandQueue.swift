@@ -22,9 +22,9 @@ struct EngineCommandQueue {
 
     /// A connection curl keeps for reuse: where the last transfer went, and how.
     struct KeptConnection {
-        /// The URL of the transfer that left the connection, and the length in bytes of its
-        /// scheme and authority (`scheme://host:port`).
+        /// The URL of the transfer that left the connection.
         let url: String
+        /// The length in bytes of `url`'s scheme and authority (`scheme://host:port`).
         let originLength: Int
         let standing: StandingOptions
         /// The index of the multi handle whose cache holds the connection.
@@ -37,11 +37,11 @@ struct EngineCommandQueue {
             let next = transfer.spec.url
             // The same URL again (a poll, a client's next call) is the same origin.
             if next == url { return true }
-            return Self.withBytes(of: next) { next in
-                Self.withBytes(of: url) { kept in
+            return next.withUTF8Bytes { next in
+                url.withUTF8Bytes { kept in
                     Self.originLength(of: next) == originLength && next[..<originLength].elementsEqual(kept[..<originLength])
-                } ?? false
-            } ?? false
+                }
+            }
         }
 
         /// The connection `transfer` leaves in curl's cache, if any: it ended well, over HTTP/1.1
@@ -53,7 +53,7 @@ struct EngineCommandQueue {
                   outcome.timings.httpVersion >= Int(CURL_HTTP_VERSION_1_1),
                   outcome.head?.withValue(for: "connection", Self.namesClose) != true,
                   case let url = transfer.spec.url,
-                  let originLength = Self.withBytes(of: url, Self.originLength(of:)) ?? nil else { return nil }
+                  let originLength = url.withUTF8Bytes(Self.originLength(of:)) else { return nil }
             self.url = url
             self.originLength = originLength
             standing = transfer.standing
@@ -87,12 +87,6 @@ struct EngineCommandQueue {
             return url[(colon + 3)...].firstIndex {
                 $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
             } ?? url.count
-        }
-
-        /// `body` called with the UTF-8 bytes of `string`, when they are stored contiguously (a
-        /// native string's are); nil otherwise.
-        private static func withBytes<Result>(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
-            string.utf8.withContiguousStorageIfAvailable(body)
         }
     }
 

@@ -5,7 +5,8 @@ import FoundationNetworking
 
 /// Everything the engine needs to run one HTTP exchange (one hop of a task).
 struct TransferSpec: @unchecked Sendable {
-    var url: String
+    /// The URL curl is given. Changing it drops `parsedURL`, which would override it.
+    var url: String { didSet { parsedURL = nil } }
     /// `url` parsed, as the request had it; responses are reported for it.
     var requestURL: URL?
     var method: String
