@@ -83,14 +83,7 @@ import Testing
 
     /// This process's descriptor of the TCP socket from `localPort` to `remotePort`, and its inode.
     private static func connection(localPort: Int, remotePort: Int) throws -> (descriptor: Int32, inode: UInt)? {
-        let fileManager = FileManager.default
-        var sockets: [Substring: Int32] = [:]
-        for entry in try fileManager.contentsOfDirectory(atPath: "/proc/self/fd") {
-            guard let descriptor = Int32(entry),
-                  let target = try? fileManager.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)"),
-                  target.hasPrefix("socket:[") else { continue }
-            sockets[target.dropFirst("socket:[".count).dropLast()] = descriptor
-        }
+        let sockets = socketDescriptorsByInode()
         for table in ["/proc/self/net/tcp", "/proc/self/net/tcp6"] {
             // Read to the end: a /proc file's size reads as 0, and a sized read gets one page.
             let handle = try #require(FileHandle(forReadingAtPath: table))

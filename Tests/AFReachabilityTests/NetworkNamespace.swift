@@ -120,15 +120,11 @@ final class NetworkNamespace: @unchecked Sendable {
 
     /// The netlink sockets of this process that live in the namespace.
     func ourNetlinkSockets() -> Int {
-        let inodes: Set<String> = Set(((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap { entry in
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)"),
-                  target.hasPrefix("socket:[") else { return nil }
-            return String(target.dropFirst("socket:[".count).dropLast())
-        })
+        let inodes = socketDescriptorsByInode()
         let table = enter { (try? String(contentsOfFile: "/proc/thread-self/net/netlink", encoding: .utf8)) ?? "" }
         // Columns: sk Eth Pid Groups Rmem Wmem Dump Locks Drops Inode
         return table.split(separator: "\n").dropFirst().filter { line in
-            line.split(separator: " ", omittingEmptySubsequences: true).last.map { inodes.contains(String($0)) } ?? false
+            line.split(separator: " ", omittingEmptySubsequences: true).last.map { inodes[$0] != nil } ?? false
         }.count
     }
 

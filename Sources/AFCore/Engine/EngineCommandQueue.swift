@@ -67,17 +67,13 @@ struct EngineCommandQueue {
             while start <= value.count {
                 var end = start
                 while end < value.count, value[end] != UInt8(ascii: ",") { end += 1 }
-                var first = start, last = end
-                while first < last, value[first] == UInt8(ascii: " ") || value[first] == UInt8(ascii: "\t") { first += 1 }
-                while last > first, value[last - 1] == UInt8(ascii: " ") || value[last - 1] == UInt8(ascii: "\t") { last -= 1 }
-                let option = UnsafeBufferPointer(rebasing: value[first..<last])
-                if closeOption.withUnsafeBufferPointer(option.equalsIgnoringASCIICase) { return true }
+                let first = value.trimmedStart(from: start, to: end)
+                let option = UnsafeBufferPointer(rebasing: value[first..<value.trimmedEnd(from: first, to: end)])
+                if "close".withUTF8Bytes(option.equalsIgnoringASCIICase) { return true }
                 start = end + 1
             }
             return false
         }
-
-        private static let closeOption = Array("close".utf8)
 
         /// The length in bytes of `url` up to the end of its authority (`scheme://host:port`),
         /// or nil without `://`.

@@ -240,26 +240,6 @@ package struct ResponseHeadParser {
     }
 }
 
-private extension UnsafeBufferPointer<UInt8> {
-    static func isSpace(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n")
-    }
-
-    /// The end of `start..<end` with trailing whitespace and line breaks removed.
-    func trimmedEnd(from start: Int, to end: Int) -> Int {
-        var end = end
-        while end > start, Self.isSpace(self[end - 1]) { end -= 1 }
-        return end
-    }
-
-    /// The start of `start..<end` with leading whitespace removed.
-    func trimmedStart(from start: Int, to end: Int) -> Int {
-        var start = start
-        while start < end, Self.isSpace(self[start]) { start += 1 }
-        return start
-    }
-}
-
 /// An upload's body as a task hands it to each exchange.
 enum TransferUpload: @unchecked Sendable {
     case data(Data)
