@@ -34,8 +34,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: file) }
         let session = makeSession()
         #expect(try await session.request(file).serializingData().value == Data(#"{"a":1}"#.utf8))
-        let downloaded = try await session.download(file).serializingData().value
-        #expect(downloaded == Data(#"{"a":1}"#.utf8))
+        let downloaded = await session.download(file).serializingData().response
+        if let fileURL = downloaded.fileURL { try? FileManager.default.removeItem(at: fileURL) }
+        #expect(try downloaded.result.get() == Data(#"{"a":1}"#.utf8))
         let missing = await session.request(file.appendingPathExtension("gone")).serializingData().response
         #expect(missing.error?.isSessionTaskError == true, "\(String(describing: missing.error))")
     }

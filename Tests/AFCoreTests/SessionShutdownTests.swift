@@ -85,9 +85,7 @@ import Testing
     private static func connection(localPort: Int, remotePort: Int) throws -> (descriptor: Int32, inode: UInt)? {
         let sockets = socketDescriptorsByInode()
         for table in ["/proc/self/net/tcp", "/proc/self/net/tcp6"] {
-            // Read to the end: a /proc file's size reads as 0, and a sized read gets one page.
-            let handle = try #require(FileHandle(forReadingAtPath: table))
-            let text = try String(decoding: handle.readToEnd() ?? Data(), as: UTF8.self)
+            let text = try procFileText(table)
             // Fields: slot, local address:port, remote address:port (hexadecimal), ..., the inode tenth.
             for line in text.split(separator: "\n").dropFirst() {
                 let fields = line.split(separator: " ")

@@ -88,8 +88,9 @@ final class StubURLProtocol: URLProtocol {
 
     @Test func aDownloadGoesToItsDestination() async throws {
         let session = session()
-        let value = try await session.download("http://stub.invalid/file").serializingData().value
-        #expect(value == Data("stub".utf8))
+        let response = await session.download("http://stub.invalid/file").serializingData().response
+        if let fileURL = response.fileURL { try? FileManager.default.removeItem(at: fileURL) }
+        #expect(try response.result.get() == Data("stub".utf8))
     }
 
     @Test func requestsTheClassesRefuseGoToTheNetwork() async throws {

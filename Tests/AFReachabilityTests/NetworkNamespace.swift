@@ -121,7 +121,7 @@ final class NetworkNamespace: @unchecked Sendable {
     /// The netlink sockets of this process that live in the namespace.
     func ourNetlinkSockets() -> Int {
         let inodes = socketDescriptorsByInode()
-        let table = enter { (try? String(contentsOfFile: "/proc/thread-self/net/netlink", encoding: .utf8)) ?? "" }
+        let table = enter { (try? procFileText("/proc/thread-self/net/netlink")) ?? "" }
         // Columns: sk Eth Pid Groups Rmem Wmem Dump Locks Drops Inode
         return table.split(separator: "\n").dropFirst().filter { line in
             line.split(separator: " ", omittingEmptySubsequences: true).last.map { inodes[$0] != nil } ?? false

@@ -12,3 +12,11 @@ package func socketDescriptorsByInode() -> [Substring: Int32] {
     }
     return sockets
 }
+
+/// The whole text of a `/proc` file. Read to the end: such a file's size reads as 0, and a read
+/// sized from it gets only the first page.
+package func procFileText(_ path: String) throws -> String {
+    guard let handle = FileHandle(forReadingAtPath: path) else { throw CocoaError(.fileNoSuchFile) }
+    defer { try? handle.close() }
+    return String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
+}
