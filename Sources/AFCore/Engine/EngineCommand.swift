@@ -19,9 +19,9 @@ enum EngineCommand {
     /// thread, where a file past `ulimit -f` fails instead of killing the process.
     var drivableTransfer: Transfer? {
         guard case let .start(transfer) = self else { return nil }
-        let spec = transfer.spec
-        guard spec.download == nil, spec.uploadFile == nil, spec.uploadStream == nil,
-              spec.uploadSegments == nil, spec.bodyStream == nil else { return nil }
+        // Each field read in place: a copy of the spec would retain each of its references.
+        guard transfer.spec.download == nil, transfer.spec.uploadFile == nil, transfer.spec.uploadStream == nil,
+              transfer.spec.uploadSegments == nil, transfer.spec.bodyStream == nil else { return nil }
         return transfer
     }
 }

@@ -10,10 +10,17 @@ func transfer(from context: UnsafeMutableRawPointer?) -> Transfer {
     Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
 }
 
+/// Runs `body` with the transfer of `context`, not retained for the call: the engine holds the
+/// transfer while curl runs it, and callbacks run a few times a response (one per header line).
+@inline(__always)
+func withTransfer<Result>(from context: UnsafeMutableRawPointer?, _ body: (Transfer) -> Result) -> Result {
+    Unmanaged<Transfer>.fromOpaque(context!)._withUnsafeGuaranteedRef(body)
+}
+
 let transferWriteCallback: afc_data_callback = { buffer, size, count, context in
     let length = size * count
     guard let buffer, length > 0 else { return length }
-    switch transfer(from: context).receiveBody(buffer, count: length) {
+    switch withTransfer(from: context, { $0.receiveBody(buffer, count: length) }) {
     case .taken: return length
     case .pause: return afc_writefunc_pause()
     case .refused: return 0  // curl stops with CURLE_WRITE_ERROR; the writer's error is reported
@@ -24,14 +31,14 @@ let transferHeaderCallback: afc_data_callback = { buffer, size, count, context i
     let length = size * count
     if let buffer {
         let line = UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: length)
-        transfer(from: context).receiveHeaderLine(line)
+        withTransfer(from: context) { $0.receiveHeaderLine(line) }
     }
     return length
 }
 
 let transferReadCallback: afc_data_callback = { buffer, size, count, context in
     guard let buffer else { return 0 }
-    return transfer(from: context).readBody(into: buffer, count: size * count)
+    return withTransfer(from: context) { $0.readBody(into: buffer, count: size * count) }
 }
 
 let transferSeekCallback: afc_seek_callback = { context, offset, origin in
@@ -54,8 +61,8 @@ let transferTrustCallback: afc_trust_callback = { context, certificates, lengths
 }
 
 let transferProgressCallback: afc_xferinfo_callback = { context, downloadTotal, downloaded, uploadTotal, uploaded in
-    transfer(from: context).updateProgress(TransferProgress(
-        bytesSent: Int64(uploaded), bytesExpectedToSend: Int64(uploadTotal),
-        bytesReceived: Int64(downloaded), bytesExpectedToReceive: Int64(downloadTotal)))
+    let progress = TransferProgress(bytesSent: Int64(uploaded), bytesExpectedToSend: Int64(uploadTotal),
+                                    bytesReceived: Int64(downloaded), bytesExpectedToReceive: Int64(downloadTotal))
+    withTransfer(from: context) { $0.updateProgress(progress) }
     return 0
 }
