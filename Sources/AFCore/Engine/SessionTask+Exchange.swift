@@ -234,6 +234,10 @@ extension SessionTask: TransferDelegate {
     }
 
     func finish(request: URLRequest, response: ReceivedResponse?, data: Data, error: (any Error)?) {
+        // Without a cache nothing is refreshed, stored or was revalidated.
+        guard configuration.responseCache != nil else {
+            return deliver(request: request, response: response, data: data, error: error)
+        }
         let httpCache = configuration.httpCache
         let (revalidating, mayStore, download, transfer) = mutableState.withLock { state in
             defer { state.cacheRevalidating = nil }
