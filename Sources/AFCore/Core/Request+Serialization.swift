@@ -108,6 +108,11 @@ extension Request {
             // temporary file removed.
             cleanup()
             delegate?.cleanup(after: self)
+            // Without an event handler on those queues (the usual case), no closure is made.
+            guard !eventHandlerQueues.isEmpty else {
+                completions.forEach { $0() }
+                return finishing.forEach { $0() }
+            }
             passing(through: eventHandlerQueues[...]) {
                 completions.forEach { $0() }
                 finishing.forEach { $0() }

@@ -117,7 +117,12 @@ extension DataRequest {
     /// Delivers `response`, or retries when its serialization failed and a retrier asks.
     func completeOrRetry<Value>(_ response: AFDataResponse<Value>, queue: DispatchQueue?,
                                 completionHandler: @escaping @Sendable (AFDataResponse<Value>) -> Void) {
-        completeOrRetry(serializationError: response.error) { retryError in
+        // Serialized without an error (the usual case), there is nothing to retry: the delivery
+        // is kept as it is, with no closure around it.
+        guard let serializationError = response.error else {
+            return responseSerializerDidComplete { queue.asyncOrNow(recording: self.handOffs) { completionHandler(response) } }
+        }
+        completeOrRetry(serializationError: serializationError) { retryError in
             guard let retryError else {
                 return queue.asyncOrNow(recording: self.handOffs) { completionHandler(response) }
             }

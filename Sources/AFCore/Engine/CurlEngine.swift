@@ -256,6 +256,9 @@ final class CurlEngine: @unchecked Sendable {
             readyCount = 0
             let limit = splitsBursts ? Self.commandsPerPass : Int.max
             let (pending, more) = commands.withLock { queue -> ([EngineCommand], Bool) in
+                // Most passes find none: handing out the empty list would share its storage, and
+                // emptying it again would then allocate.
+                if queue.pending.isEmpty { return ([], false) }
                 guard queue.pending.count > limit, !queue.pending.contains(where: \.waitsToMultiplex) else {
                     defer { queue.pending.removeAll(keepingCapacity: true) }
                     return (queue.pending, false)
