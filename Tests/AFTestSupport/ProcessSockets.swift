@@ -16,7 +16,7 @@ package func socketDescriptorsByInode() -> [Substring: Int32] {
 /// The whole text of a `/proc` file. Read to the end: such a file's size reads as 0, and a read
 /// sized from it gets only the first page.
 package func procFileText(_ path: String) throws -> String {
-    guard let handle = FileHandle(forReadingAtPath: path) else { throw CocoaError(.fileNoSuchFile) }
+    guard let handle = FileHandle(forReadingAtPath: path) else { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path]) }
     defer { try? handle.close() }
     return String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
 }

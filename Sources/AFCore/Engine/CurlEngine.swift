@@ -526,6 +526,8 @@ final class CurlEngine: @unchecked Sendable {
         guard case let .running(handle) = transfer.phase, let shard = handle.shard else { return nil }
         shard.remove(handle)
         handle.shard = nil
+        // Only now, once curl can call none of its callbacks: they reach the transfer unretained
+        // (see `withTransfer`), kept alive by this table.
         running[handle.raw] = nil
         if transfer.idleWatch != nil { idleWatched.removeAll { $0 === transfer } }
         let outcome = transfer.makeOutcome(result: result, cancelled: cancelled)
