@@ -144,7 +144,7 @@ extension Request {
         emitSessionEvent(task) { $0.urlSession($1, task: $2, didFinishCollecting: result.metrics) }
         emitSessionEvent(task) { $0.urlSession($1, task: $2, didCompleteWithError: result.error) }
         emit { $0.request(self, didGatherMetrics: result.metrics) }
-        validators.forEach { $0() }
+        validators.runAll()
         let error = error
         emit(notifying: Request.didCompleteTaskNotification) {
             $0.request(self, didCompleteTask: self.urlSessionTask(for: task), with: error)

@@ -83,7 +83,7 @@ extension Request {
     func processNextResponseSerializer() {
         enum Step {
             case run(@Sendable () -> Void)
-            case complete(SmallList<@Sendable () -> Void>, finishing: [@Sendable () -> Void], after: [DispatchQueue])
+            case complete(ClosureList, finishing: [@Sendable () -> Void], after: [DispatchQueue])
         }
         let step = mutableState.withLock { state -> Step in
             let index = state.responseSerializerCompletions.count
@@ -110,11 +110,11 @@ extension Request {
             delegate?.cleanup(after: self)
             // Without an event handler on those queues (the usual case), no closure is made.
             guard !eventHandlerQueues.isEmpty else {
-                completions.forEach { $0() }
+                completions.runAll()
                 return finishing.forEach { $0() }
             }
             passing(through: eventHandlerQueues[...]) {
-                completions.forEach { $0() }
+                completions.runAll()
                 finishing.forEach { $0() }
             }
         }

@@ -38,9 +38,9 @@ public class Request: @unchecked Sendable {
         var response: ReceivedResponse?
         var retryCount = 0
         @OutOfLine var error: AFError?
-        var validators = SmallList<@Sendable () -> Void>()
-        var responseSerializers = SmallList<@Sendable () -> Void>()
-        var responseSerializerCompletions = SmallList<@Sendable () -> Void>()
+        var validators = ClosureList()
+        var responseSerializers = ClosureList()
+        var responseSerializerCompletions = ClosureList()
         var responseSerializerProcessingFinished = false
         /// A serializer's result waiting on the retry a retrier asked for: delivered instead if
         /// the request is cancelled before that retry begins.

@@ -5,13 +5,20 @@ import Dispatch
 /// per transfer (with 64 transfers in flight a pass ends about eight, all for one `rootQueue`).
 /// Each queue gets its completions in the order the transfers ended.
 struct CompletionBatch {
-    private var pending: [(queue: DispatchQueue, work: @Sendable () -> Void)] = []
+    /// A struct, not a tuple: a closure inside a tuple in an array goes in and out through a thunk
+    /// made for it, an allocation each way.
+    private struct Entry: Sendable {
+        let queue: DispatchQueue
+        let work: @Sendable () -> Void
+    }
+
+    private var pending: [Entry] = []
 
     var isEmpty: Bool { pending.isEmpty }
 
     /// Adds `work`, to run on `queue` once the batch is sent.
     mutating func add(on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
-        pending.append((queue, work))
+        pending.append(Entry(queue: queue, work: work))
     }
 
     /// Queues what was added, then empties the batch (keeping its storage for the next pass);
@@ -27,10 +34,8 @@ struct CompletionBatch {
             if end - start == 1 {
                 queue.async(execute: pending[start].work)
             } else {
-                var run: [@Sendable () -> Void] = []
-                run.reserveCapacity(end - start)
-                for index in start..<end { run.append(pending[index].work) }
-                queue.async { [run] in for work in run { work() } }
+                let run = Array(pending[start..<end])
+                queue.async { for entry in run { entry.work() } }
             }
             trips += 1
             start = end
