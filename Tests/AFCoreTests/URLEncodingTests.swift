@@ -13,6 +13,12 @@ import Testing
         try encoding.encode(request, with: parameters).url?.query
     }
 
+    @Test func anEncodingFitsTheInlineStorageOfAnExistential() {
+        // Every `request(_:method:parameters:encoding:…)` passes one as `any ParameterEncoding`:
+        // larger than three words, it would be boxed on the heap each time.
+        #expect(MemoryLayout<URLEncoding>.size <= 3 * MemoryLayout<Int>.size)
+    }
+
     @Test func sortsKeysAndEscapes() throws {
         #expect(try query(["b": "2", "a": "1 & 3"]) == "a=1%20%26%203&b=2")
     }
