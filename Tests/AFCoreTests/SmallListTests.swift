@@ -1,8 +1,8 @@
 @testable import AFCore
 import Testing
 
-/// The list a request keeps its attempts, validators and serializers in: its first element is
-/// held apart from the rest, which must not show.
+/// The list a request keeps its attempts in: its first element is held apart from the rest,
+/// which must not show.
 struct SmallListTests {
     @Test func anEmptyListHasNoElements() {
         let list = SmallList<Int>()

@@ -14,8 +14,8 @@ import Testing
     }
 
     @Test func anEncodingFitsTheInlineStorageOfAnExistential() {
-        // Every `request(_:method:parameters:encoding:…)` passes one as `any ParameterEncoding`:
-        // larger than three words, it would be boxed on the heap each time.
+        // `request(_:method:parameters:encoding:…)` passes one as `any ParameterEncoding` (the
+        // default when none is given): larger than three words, it would be boxed on the heap.
         #expect(MemoryLayout<URLEncoding>.size <= 3 * MemoryLayout<Int>.size)
     }
 

@@ -19,12 +19,11 @@ import Glibc
     }
 
     @inlinable package func withLock<Result: ~Copyable, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
-        // The pointers stay valid while `storage` lives, which `self` ensures for the call.
-        let mutex = storage.withUnsafeMutablePointerToHeader { $0 }
-        let stored = storage.withUnsafeMutablePointerToElements { $0 }
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(&stored.pointee)
+        try storage.withUnsafeMutablePointers { mutex, stored throws(E) -> Result in
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body(&stored.pointee)
+        }
     }
 }
 
@@ -36,7 +35,7 @@ extension Protected where Value: Copyable & Sendable {
 /// The mutex and the value of a `Protected` in one allocation: the mutex in the object, the
 /// value after it. Both are reached through pointers, so an access costs no dynamic exclusivity
 /// check: the lock already makes accesses exclusive.
-@usableFromInline package final class ProtectedStorage<Value: ~Copyable>: ManagedBuffer<pthread_mutex_t, Value> {
+@usableFromInline final class ProtectedStorage<Value: ~Copyable>: ManagedBuffer<pthread_mutex_t, Value> {
     /// A storage holding `value`, its mutex initialized.
     static func make(holding value: consuming Value) -> ProtectedStorage {
         let storage = unsafeDowncast(create(minimumCapacity: 1) { _ in pthread_mutex_t() }, to: ProtectedStorage.self)

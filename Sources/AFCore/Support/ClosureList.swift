@@ -8,13 +8,13 @@ struct ClosureList: Sendable {
         let run: @Sendable () -> Void
     }
 
+    // `head` is only ever matched, never compared or unwrapped through `Optional`'s generic
+    // members, which would take the closure through a thunk too.
     private var head: (@Sendable () -> Void)?
     private var tail: [Entry] = []
 
     init() {}
 
-    // `head` is only ever matched, never compared or unwrapped through `Optional`'s generic
-    // members, which would take the closure through a thunk too.
     var isEmpty: Bool {
         if case .none = head { return true }
         return false
