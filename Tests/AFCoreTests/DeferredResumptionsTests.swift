@@ -4,13 +4,13 @@ import Testing
 @Suite struct DeferredResumptionsTests {
     @Test func resumptionsHeldInACollectionAreMadeAfterItInOrder() {
         let deferred = DeferredResumptions()
-        var order: [String] = []
+        let order = Protected<[String]>([])
         deferred.collecting {
-            DeferredResumptions.current?.hold { order.append("first") }
-            DeferredResumptions.current?.hold { order.append("second") }
-            order.append("body ends")
+            DeferredResumptions.current?.hold { order.withLock { $0.append("first") } }
+            DeferredResumptions.current?.hold { order.withLock { $0.append("second") } }
+            order.withLock { $0.append("body ends") }
         }
-        #expect(order == ["body ends", "first", "second"])
+        #expect(order.withLock { $0 } == ["body ends", "first", "second"])
         #expect(DeferredResumptions.current == nil)
         #expect(deferred.heldCount == 0)
     }
@@ -18,15 +18,15 @@ import Testing
     @Test func aCollectionInsideAnotherLeavesItsResumptionsToTheOuterOne() {
         let outer = DeferredResumptions()
         let inner = DeferredResumptions()
-        var order: [String] = []
+        let order = Protected<[String]>([])
         outer.collecting {
             inner.collecting {
-                DeferredResumptions.current?.hold { order.append("resumed") }
-                order.append("inner ends")
+                DeferredResumptions.current?.hold { order.withLock { $0.append("resumed") } }
+                order.withLock { $0.append("inner ends") }
             }
-            order.append("outer ends")
+            order.withLock { $0.append("outer ends") }
         }
-        #expect(order == ["inner ends", "outer ends", "resumed"])
+        #expect(order.withLock { $0 } == ["inner ends", "outer ends", "resumed"])
         #expect(DeferredResumptions.current == nil)
     }
 

@@ -6,7 +6,7 @@ import Dispatch
 /// Each queue gets its completions in the order the transfers ended.
 struct CompletionBatch {
     /// A struct, not a tuple: a closure inside a tuple in an array goes in and out through a thunk
-    /// made for it, an allocation each way.
+    /// made for it, an allocation each way (see `StoredClosure`).
     private struct Entry: Sendable {
         let queue: DispatchQueue
         let work: @Sendable () -> Void

@@ -16,13 +16,7 @@ import Dispatch
 /// Used by one thread at a time: `collecting` runs on the thread that holds the collection, and
 /// the list is reached only through the thread-local slot that thread sets.
 final class DeferredResumptions: @unchecked Sendable {
-    /// A closure as an array element (a bare closure goes in and out of an array through a thunk
-    /// made for it, an allocation each way).
-    private struct Held {
-        let resume: () -> Void
-    }
-
-    private var held: [Held] = []
+    private var held: [StoredClosure] = []
     /// The queue the collecting thread runs on, whose handler calls are held too; nil for the engine's.
     private let queue: DispatchQueue?
 
@@ -48,7 +42,7 @@ final class DeferredResumptions: @unchecked Sendable {
         body()
         pthread_setspecific(Self.slot, nil)
         // Nothing is held while they are made: the slot is clear.
-        for entry in held { entry.resume() }
+        for entry in held { entry.run() }
         held.removeAll(keepingCapacity: true)
     }
 
@@ -62,7 +56,7 @@ final class DeferredResumptions: @unchecked Sendable {
 
     /// Holds `resumption` (or a handler call for the collection's queue) until the collection
     /// under way ends.
-    func hold(_ resumption: @escaping () -> Void) {
-        held.append(Held(resume: resumption))
+    func hold(_ resumption: @escaping @Sendable () -> Void) {
+        held.append(StoredClosure(resumption))
     }
 }

@@ -4,11 +4,8 @@ import Foundation
 
 // The C function pointers handed to curl. Each finds its transfer in the context pointer curl
 // passes back (the transfer set as the handle's data, unretained: the engine holds it while
-// curl runs it) and calls the transfer's handler for it (`Transfer+Callbacks`).
-
-func transfer(from context: UnsafeMutableRawPointer?) -> Transfer {
-    Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
-}
+// curl runs it) and calls the transfer's handler for it (`Transfer+Callbacks`), without
+// retaining it for the call.
 
 /// Runs `body` with the transfer of `context`, not retained for the call: the engine holds the
 /// transfer while curl runs it, and callbacks run a few times a response (one per header line).
@@ -43,21 +40,22 @@ let transferReadCallback: afc_data_callback = { buffer, size, count, context in
 
 let transferSeekCallback: afc_seek_callback = { context, offset, origin in
     guard origin == SEEK_SET else { return CURL_SEEKFUNC_CANTSEEK }
-    return transfer(from: context).seekBody(to: Int64(offset)) ? CURL_SEEKFUNC_OK : CURL_SEEKFUNC_FAIL
+    return withTransfer(from: context) { $0.seekBody(to: Int64(offset)) } ? CURL_SEEKFUNC_OK : CURL_SEEKFUNC_FAIL
 }
 
 /// The process-wide trust callback: the context is the transfer whose handshake it is.
 let transferTrustCallback: afc_trust_callback = { context, certificates, lengths, count, trusted, error, staple, stapleLength in
-    let transfer = transfer(from: context)
-    // Enabled only for transfers whose trust is evaluated, which name the host the handshake
-    // verifies (`localhost` for an `https+unix` URL, whose host is a path).
-    guard case let .evaluate(_, host) = transfer.spec.trust else { return 1 }
-    let chain = (0..<count).map { Data(bytes: certificates[$0], count: lengths[$0]) }
-    let trust = ServerTrust(certificateData: chain, host: host,
-                            defaultEvaluationSucceeded: trusted != 0,
-                            defaultEvaluationError: error.map { String(cString: $0) },
-                            stapledOCSPResponse: staple.map { Data(bytes: $0, count: stapleLength) })
-    return transfer.evaluateTrust(trust) ? 1 : 0
+    withTransfer(from: context) { transfer in
+        // Enabled only for transfers whose trust is evaluated, which name the host the handshake
+        // verifies (`localhost` for an `https+unix` URL, whose host is a path).
+        guard case let .evaluate(_, host) = transfer.spec.trust else { return 1 }
+        let chain = (0..<count).map { Data(bytes: certificates[$0], count: lengths[$0]) }
+        let trust = ServerTrust(certificateData: chain, host: host,
+                                defaultEvaluationSucceeded: trusted != 0,
+                                defaultEvaluationError: error.map { String(cString: $0) },
+                                stapledOCSPResponse: staple.map { Data(bytes: $0, count: stapleLength) })
+        return transfer.evaluateTrust(trust) ? 1 : 0
+    }
 }
 
 let transferProgressCallback: afc_xferinfo_callback = { context, downloadTotal, downloaded, uploadTotal, uploaded in

@@ -3,15 +3,10 @@
 /// goes in and out through a thunk made for it, an allocation each way; a request keeps several
 /// (validators, serializers, their completions).
 struct ClosureList: Sendable {
-    /// A closure as an array element: the struct, not the closure, is what the array stores.
-    private struct Entry: Sendable {
-        let run: @Sendable () -> Void
-    }
-
     // `head` is only ever matched, never compared or unwrapped through `Optional`'s generic
     // members, which would take the closure through a thunk too.
     private var head: (@Sendable () -> Void)?
-    private var tail: [Entry] = []
+    private var tail: [StoredClosure] = []
 
     init() {}
 
@@ -23,7 +18,7 @@ struct ClosureList: Sendable {
     var count: Int { isEmpty ? 0 : 1 + tail.count }
 
     mutating func append(_ closure: @escaping @Sendable () -> Void) {
-        if isEmpty { head = closure } else { tail.append(Entry(run: closure)) }
+        if isEmpty { head = closure } else { tail.append(StoredClosure(closure)) }
     }
 
     mutating func removeAll() {
