@@ -76,14 +76,19 @@ extension Request {
 
     /// A serializer is done; `completion` delivers its result once all serializers are done.
     func responseSerializerDidComplete(completion: @escaping @Sendable () -> Void) {
-        mutableState.withLock { $0.responseSerializerCompletions.append(completion) }
+        responseSerializerDidComplete(delivering: ResponseDelivery(queue: nil, call: completion))
+    }
+
+    /// A serializer is done; `delivery` is made once all serializers are done.
+    func responseSerializerDidComplete(delivering delivery: ResponseDelivery) {
+        mutableState.withLock { $0.responseSerializerCompletions.append(delivery) }
         processNextResponseSerializer()
     }
 
     func processNextResponseSerializer() {
         enum Step {
             case run(@Sendable () -> Void)
-            case complete(ClosureList, finishing: [@Sendable () -> Void], after: [DispatchQueue])
+            case complete(SmallList<ResponseDelivery>, finishing: [@Sendable () -> Void], after: [DispatchQueue])
         }
         let step = mutableState.withLock { state -> Step in
             let index = state.responseSerializerCompletions.count
@@ -110,11 +115,11 @@ extension Request {
             delegate?.cleanup(after: self)
             // Without an event handler on those queues (the usual case), no closure is made.
             guard !eventHandlerQueues.isEmpty else {
-                completions.runAll()
+                for delivery in completions { delivery.make(recording: handOffs) }
                 return finishing.forEach { $0() }
             }
             passing(through: eventHandlerQueues[...]) {
-                completions.runAll()
+                for delivery in completions { delivery.make(recording: self.handOffs) }
                 finishing.forEach { $0() }
             }
         }

@@ -40,7 +40,7 @@ public class Request: @unchecked Sendable {
         @OutOfLine var error: AFError?
         var validators = ClosureList()
         var responseSerializers = ClosureList()
-        var responseSerializerCompletions = ClosureList()
+        var responseSerializerCompletions = SmallList<ResponseDelivery>()
         var responseSerializerProcessingFinished = false
         /// A serializer's result waiting on the retry a retrier asked for: delivered instead if
         /// the request is cancelled before that retry begins.

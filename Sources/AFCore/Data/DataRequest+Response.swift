@@ -13,7 +13,7 @@ extension DataRequest {
             let response = DataResponse(request: self.request, received: self.receivedResponse, data: self.data,
                                         metrics: self.metrics, serializationDuration: 0, result: result)
             self.emit { $0.request(self, didParseResponse: response) }
-            self.responseSerializerDidComplete { queue.deliver(recording: self.handOffs) { completionHandler(response) } }
+            self.responseSerializerDidComplete(delivering: ResponseDelivery(queue: queue) { completionHandler(response) })
         }
         return self
     }
@@ -118,9 +118,9 @@ extension DataRequest {
     func completeOrRetry<Value>(_ response: AFDataResponse<Value>, queue: DispatchQueue?,
                                 completionHandler: @escaping @Sendable (AFDataResponse<Value>) -> Void) {
         // Serialized without an error (the usual case), there is nothing to retry: the delivery
-        // is kept as it is, with no closure around it.
+        // is kept as the handler's call and its queue, with no closure around either.
         guard let serializationError = response.error else {
-            return responseSerializerDidComplete { queue.asyncOrNow(recording: self.handOffs) { completionHandler(response) } }
+            return responseSerializerDidComplete(delivering: ResponseDelivery(queue: queue) { completionHandler(response) })
         }
         completeOrRetry(serializationError: serializationError) { retryError in
             guard let retryError else {

@@ -1,7 +1,7 @@
 /// A list of closures that holds its first inline, as `SmallList` does, and stores each closure
 /// as written. A closure kept in a generic container (`SmallList<() -> Void>`, `[() -> Void]`)
 /// goes in and out through a thunk made for it, an allocation each way; a request keeps several
-/// (validators, serializers, their completions).
+/// (validators, serializers).
 struct ClosureList: Sendable {
     // `head` is only ever matched, never compared or unwrapped through `Optional`'s generic
     // members, which would take the closure through a thunk too.
