@@ -40,6 +40,19 @@ struct ResponseHeadParserTests {
         #expect(head.decimal(for: "Missing") == nil)
     }
 
+    @Test func fieldsOfAnyLengthKeepTheirOrderAndValues() throws {
+        let long = String(repeating: "v", count: 70_000)
+        let head = try #require(parse(["HTTP/1.1 200 OK\r\n", "A:\r\n", "X-Long: \(long)\r\n",
+                                       "Content-Length: 5\r\n", "Last: end\r\n", "\r\n"]))
+        #expect(head.headers.map(\.name) == ["A", "X-Long", "Content-Length", "Last"])
+        #expect(head.headers.map(\.value) == ["", long, "5", "end"])
+        #expect(head.value(for: "x-long") == long)
+        #expect(head.decimal(for: "content-length") == 5)
+        #expect(head.value(for: "last") == "end")
+        #expect(head.value(for: "Las") == nil)
+        #expect(head.headerFields == ["A": "", "X-Long": long, "Content-Length": "5", "Last": "end"])
+    }
+
     @Test(arguments: [
         ("HTTP/1.1 404 Not Found\r\n", 404, "HTTP/1.1"),
         ("HTTP/2 204\r\n", 204, "HTTP/2"),

@@ -63,20 +63,24 @@ struct HTTPCredential: Sendable, Hashable {
     var password: String
 }
 
-/// The status line and headers of a response, as received. The fields are kept as their bytes
-/// (one buffer, with the offsets of each name and value): the engine thread gathers them as curl
-/// hands over each line, and Strings are made only for the fields someone reads.
+/// The status line and headers of a response, as received. The fields are kept as their bytes,
+/// in one buffer: the engine thread gathers them as curl hands over each line, and Strings are
+/// made only for the fields someone reads.
 package struct ResponseHead: Sendable {
     package var statusCode: Int
     package var httpVersion: String
-    /// Every field's name, then its value, back to back.
-    private var bytes: [UInt8] = []
-    private var fields: [FieldBounds] = []
+    /// Each field as one record: the name's length and the value's (an `Int` each), then the
+    /// name's bytes and the value's. One allocation for the whole head, walked field by field.
+    private var records: [UInt8] = []
+    private var fieldCount = 0
 
-    /// Where one field's name and value lie in `bytes`.
-    private struct FieldBounds: Sendable {
-        var nameStart: Int, valueStart: Int, valueEnd: Int
+    /// Where one field's name and value lie in `records`.
+    private struct FieldBounds {
+        var name: Range<Int>
+        var value: Range<Int>
     }
+
+    private static let lengthSize = MemoryLayout<Int>.size
 
     init(statusCode: Int, httpVersion: String, headers: [(name: String, value: String)]) {
         self.statusCode = statusCode
@@ -91,24 +95,39 @@ package struct ResponseHead: Sendable {
 
     /// Adds a field (bytes as received, without surrounding whitespace).
     mutating func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-        if fields.isEmpty {
-            bytes.reserveCapacity(512)
-            fields.reserveCapacity(16)
+        if records.isEmpty { records.reserveCapacity(512) }
+        withUnsafeBytes(of: (name.count, value.count)) { records.append(contentsOf: $0) }
+        records.append(contentsOf: name)
+        records.append(contentsOf: value)
+        fieldCount += 1
+    }
+
+    /// Calls `body` with each field's bounds, in the order received, until it returns false.
+    private static func forEachField(in records: UnsafeBufferPointer<UInt8>, _ body: (FieldBounds) -> Bool) {
+        let raw = UnsafeRawBufferPointer(records)
+        var offset = 0
+        while offset < raw.count {
+            let nameLength = raw.loadUnaligned(fromByteOffset: offset, as: Int.self)
+            let valueLength = raw.loadUnaligned(fromByteOffset: offset + lengthSize, as: Int.self)
+            let nameStart = offset + 2 * lengthSize
+            let valueStart = nameStart + nameLength
+            offset = valueStart + valueLength
+            guard body(FieldBounds(name: nameStart..<valueStart, value: valueStart..<offset)) else { return }
         }
-        let nameStart = bytes.count
-        bytes.append(contentsOf: name)
-        let valueStart = bytes.count
-        bytes.append(contentsOf: value)
-        fields.append(FieldBounds(nameStart: nameStart, valueStart: valueStart, valueEnd: bytes.count))
     }
 
     /// The fields in the order received, names as spelled.
     package var headers: [(name: String, value: String)] {
-        fields.map { (string($0.nameStart..<$0.valueStart), string($0.valueStart..<$0.valueEnd)) }
-    }
-
-    private func string(_ range: Range<Int>) -> String {
-        bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+        records.withUnsafeBufferPointer { records in
+            var headers: [(name: String, value: String)] = []
+            headers.reserveCapacity(fieldCount)
+            Self.forEachField(in: records) { field in
+                headers.append((String(decoding: UnsafeBufferPointer(rebasing: records[field.name]), as: UTF8.self),
+                                String(decoding: UnsafeBufferPointer(rebasing: records[field.value]), as: UTF8.self)))
+                return true
+            }
+            return headers
+        }
     }
 
     /// Header fields with repeated names joined by `, `, as URLSession presents them.
@@ -150,7 +169,7 @@ package struct ResponseHead: Sendable {
     /// when there is no such field.
     func withValue<Result>(for name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
         guard let range = valueRange(for: name) else { return nil }
-        return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
+        return records.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     /// The first value of `name` when it is a decimal number without sign (as `Content-Length`
@@ -170,18 +189,22 @@ package struct ResponseHead: Sendable {
         } ?? nil
     }
 
-    /// Where the first value of `name` lies in `bytes`.
+    /// Where the first value of `name` lies in `records`.
     private func valueRange(for name: String) -> Range<Int>? {
         var name = name
         return name.withUTF8 { wanted -> Range<Int>? in
-            bytes.withUnsafeBufferPointer { bytes -> Range<Int>? in
-                for field in fields where field.valueStart - field.nameStart == wanted.count {
-                    let start = field.nameStart
+            records.withUnsafeBufferPointer { records -> Range<Int>? in
+                var found: Range<Int>?
+                Self.forEachField(in: records) { field in
+                    guard field.name.count == wanted.count else { return true }
                     var index = 0
-                    while index < wanted.count, bytes[start + index].equalsIgnoringASCIICase(wanted[index]) { index += 1 }
-                    if index == wanted.count { return field.valueStart..<field.valueEnd }
+                    let start = field.name.lowerBound
+                    while index < wanted.count, records[start + index].equalsIgnoringASCIICase(wanted[index]) { index += 1 }
+                    guard index == wanted.count else { return true }
+                    found = field.value
+                    return false
                 }
-                return nil
+                return found
             }
         }
     }
