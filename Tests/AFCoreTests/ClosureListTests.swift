@@ -1,7 +1,7 @@
 @testable import AFCore
 import Testing
 
-/// The list a request keeps its validators, serializers and their completions in: its first
+/// The list a request keeps its validators and serializers in: its first
 /// closure is held apart from the rest, which must not show.
 struct ClosureListTests {
     /// Appends a closure that records `value` in `calls`.

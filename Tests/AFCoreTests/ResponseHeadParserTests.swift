@@ -43,14 +43,14 @@ struct ResponseHeadParserTests {
     @Test func fieldsOfAnyLengthKeepTheirOrderAndValues() throws {
         let long = String(repeating: "v", count: 70_000)
         let head = try #require(parse(["HTTP/1.1 200 OK\r\n", "A:\r\n", "X-Long: \(long)\r\n",
-                                       "Content-Length: 5\r\n", "Last: end\r\n", "\r\n"]))
-        #expect(head.headers.map(\.name) == ["A", "X-Long", "Content-Length", "Last"])
-        #expect(head.headers.map(\.value) == ["", long, "5", "end"])
+                                       "Content-Length: 5\r\n", ": nameless\r\n", "Last: end\r\n", "\r\n"]))
+        #expect(head.headers.map(\.name) == ["A", "X-Long", "Content-Length", "", "Last"])
+        #expect(head.headers.map(\.value) == ["", long, "5", "nameless", "end"])
         #expect(head.value(for: "x-long") == long)
         #expect(head.decimal(for: "content-length") == 5)
         #expect(head.value(for: "last") == "end")
         #expect(head.value(for: "Las") == nil)
-        #expect(head.headerFields == ["A": "", "X-Long": long, "Content-Length": "5", "Last": "end"])
+        #expect(head.headerFields == ["A": "", "X-Long": long, "Content-Length": "5", "": "nameless", "Last": "end"])
     }
 
     @Test(arguments: [
@@ -81,6 +81,7 @@ struct ResponseHeadParserTests {
     @Test func repeatedFieldsJoinUnderTheFirstSpelling() throws {
         let head = try #require(parse(["HTTP/2 200\r\n", "Vary: Accept\r\n", "vary: Origin\r\n", "\r\n"]))
         #expect(head.headerFields == ["Vary": "Accept, Origin"])
+        #expect(head.value(for: "vary") == "Accept")
     }
 
     @Test func manyFieldsJoinTheSameWayAsFew() throws {

@@ -118,7 +118,7 @@ extension DataRequest {
     func completeOrRetry<Value>(_ response: AFDataResponse<Value>, queue: DispatchQueue?,
                                 completionHandler: @escaping @Sendable (AFDataResponse<Value>) -> Void) {
         // Serialized without an error (the usual case), there is nothing to retry: the delivery
-        // is kept as the handler's call and its queue, with no closure around either.
+        // is kept as the handler's call and its queue, with no closure wrapping the queued call.
         guard let serializationError = response.error else {
             return responseSerializerDidComplete(delivering: ResponseDelivery(queue: queue) { completionHandler(response) })
         }

@@ -95,7 +95,7 @@ package struct ResponseHead: Sendable {
 
     /// Adds a field (bytes as received, without surrounding whitespace).
     mutating func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-        if records.isEmpty { records.reserveCapacity(512) }
+        if records.isEmpty { records.reserveCapacity(768) }
         withUnsafeBytes(of: (name.count, value.count)) { records.append(contentsOf: $0) }
         records.append(contentsOf: name)
         records.append(contentsOf: value)

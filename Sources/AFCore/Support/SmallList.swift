@@ -1,7 +1,8 @@
 /// A list that holds its first element inline: most of a request's lists (its URL requests,
 /// tasks, metrics) hold one element, and one inline costs no allocation, where an array
 /// allocates its storage on the first append and frees it after. Closures go in a
-/// `ClosureList`, which stores them as written.
+/// `ClosureList`, or in a struct around them (`StoredClosure`, `ResponseDelivery`), which
+/// stores them as written.
 struct SmallList<Element> {
     private var head: Element?
     private var tail: [Element] = []
