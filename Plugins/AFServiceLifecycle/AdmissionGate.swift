@@ -1,6 +1,5 @@
 import AFCore
 import Foundation
-import Synchronization
 
 /// Why a request was refused: the Session's service is shutting down.
 public struct SessionServiceShuttingDown: Error, CustomStringConvertible, Sendable {
@@ -20,7 +19,7 @@ final class AdmissionGate: RequestInterceptor, EventMonitor, Sendable {
         var idleWaiters: [@Sendable () -> Void] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     let queue = DispatchQueue(label: "org.alamofire.service-lifecycle.gate")
 
     func adapt(_ urlRequest: URLRequest, using state: RequestAdapterState,
@@ -84,7 +83,7 @@ final class AdmissionGate: RequestInterceptor, EventMonitor, Sendable {
 
     /// Waits until no admitted request is left, or `timeout` passed; whether none is left.
     func waitUntilIdle(timeout: Duration) async -> Bool {
-        let outcome = Mutex<CheckedContinuation<Bool, Never>?>(nil)
+        let outcome = Locked<CheckedContinuation<Bool, Never>?>(nil)
         let resume: @Sendable (Bool) -> Void = { idle in outcome.withLock { $0.take() }?.resume(returning: idle) }
         let timer = Task {
             try? await Task.sleep(for: timeout)

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Fired once, from any thread, when something other than the service's own graceful shutdown
 /// starts the Session's (a signal, `triggerGracefulShutdown()`); waited for by `run()`.
 final class ShutdownCue: Sendable {
@@ -9,7 +7,7 @@ final class ShutdownCue: Sendable {
         var nextWaiter: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var isFired: Bool { state.withLock { $0.fired } }
 
