@@ -2,50 +2,52 @@
 import Glibc
 #endif
 
-/// A value guarded by one lock, reached only through closures. Shared with the package's
-/// other modules (`package`), not public.
+/// A value guarded by one lock, reached only through closures. Copies share the one value and
+/// lock, as references to an object would. Shared with the package's other modules (`package`),
+/// not public.
 ///
 /// Decide under the lock, act after it: closures passed here must not call out to user code,
 /// monitors or curl.
 ///
 /// The lock is a pthread mutex rather than `Synchronization.Mutex`: the thread sanitizer
 /// intercepts pthread locking, so races it reports are real ones.
-@usableFromInline package final class Protected<Value: ~Copyable>: @unchecked Sendable {
-    // The mutex and the value share one allocation. The value is reached through a pointer, so
-    // an access costs no dynamic exclusivity check: the lock already makes accesses exclusive.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let stored: UnsafeMutablePointer<Value>
+@usableFromInline package struct Protected<Value: ~Copyable>: @unchecked Sendable {
+    @usableFromInline let storage: ProtectedStorage<Value>
 
     package init(_ value: consuming sending Value) {
-        let raw = UnsafeMutableRawPointer.allocate(
-            byteCount: Self.valueOffset + MemoryLayout<Value>.size,
-            alignment: max(MemoryLayout<pthread_mutex_t>.alignment, MemoryLayout<Value>.alignment))
-        mutex = raw.bindMemory(to: pthread_mutex_t.self, capacity: 1)
-        stored = (raw + Self.valueOffset).bindMemory(to: Value.self, capacity: 1)
-        stored.initialize(to: value)
-        pthread_mutex_init(mutex, nil)
+        storage = ProtectedStorage.make(holding: value)
     }
 
-    deinit {
-        pthread_mutex_destroy(mutex)
-        stored.deinitialize(count: 1)
-        UnsafeMutableRawPointer(mutex).deallocate()
-    }
-
-    /// Where the value starts: after the mutex, aligned for the value.
-    private static var valueOffset: Int {
-        let alignment = MemoryLayout<Value>.alignment
-        return (MemoryLayout<pthread_mutex_t>.stride + alignment - 1) / alignment * alignment
-    }
-
-    @usableFromInline package func withLock<Result: ~Copyable, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(&stored.pointee)
+    @inlinable package func withLock<Result: ~Copyable, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
+        try storage.withUnsafeMutablePointers { mutex, stored throws(E) -> Result in
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body(&stored.pointee)
+        }
     }
 }
 
 extension Protected where Value: Copyable & Sendable {
     /// A copy of the current value.
     package var value: Value { withLock { $0 } }
+}
+
+/// The mutex and the value of a `Protected` in one allocation: the mutex in the object, the
+/// value after it. Both are reached through pointers, so an access costs no dynamic exclusivity
+/// check: the lock already makes accesses exclusive.
+@usableFromInline final class ProtectedStorage<Value: ~Copyable>: ManagedBuffer<pthread_mutex_t, Value> {
+    /// A storage holding `value`, its mutex initialized.
+    static func make(holding value: consuming Value) -> ProtectedStorage {
+        let storage = unsafeDowncast(create(minimumCapacity: 1) { _ in pthread_mutex_t() }, to: ProtectedStorage.self)
+        storage.withUnsafeMutablePointerToHeader { _ = pthread_mutex_init($0, nil) }
+        storage.withUnsafeMutablePointerToElements { $0 }.initialize(to: value)
+        return storage
+    }
+
+    deinit {
+        withUnsafeMutablePointers { mutex, value in
+            pthread_mutex_destroy(mutex)
+            value.deinitialize(count: 1)
+        }
+    }
 }
