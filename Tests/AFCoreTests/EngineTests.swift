@@ -64,6 +64,13 @@ import Testing
         #expect(a.localPort == b.localPort)
         #expect(b.remoteAddress == "127.0.0.1")
         #expect(b.countOfResponseBodyBytesReceived == 17)
+        // The other figures read from curl at each transfer's end.
+        #expect(a.remotePort == URL(string: Server.http("/"))?.port)
+        #expect(a.localAddress == "127.0.0.1")
+        #expect(a.countOfResponseHeaderBytesReceived > 17)
+        #expect((a.connectDuration ?? -1) >= 0)
+        #expect(a.totalDuration > 0 && (a.timeToFirstByte ?? -1) >= 0)
+        #expect(b.remoteAddress == a.remoteAddress && b.localAddress == a.localAddress)
     }
 
     /// Each coding arrives as such (the response's Content-Encoding) and is decoded: httpbin's
