@@ -23,9 +23,6 @@ final class EasyHandle {
     private var standing: StandingOptions?
     /// The multi handle running the handle's transfer, while one does.
     var shard: CurlShard?
-    /// The addresses of the last transfer's connection, as Strings (see `timings()`).
-    private var remoteAddress = CStringMemo()
-    private var localAddress = CStringMemo()
 
     init?() {
         guard let raw = curl_easy_init() else { return nil }
@@ -141,28 +138,6 @@ final class EasyHandle {
         var value: curl_off_t = 0
         afc_easy_getinfo_off(raw, info, &value)
         return Int64(value)
-    }
-
-    /// The figures of the transfer that just ended on the handle, read in one call.
-    func timings() -> CurlTimings {
-        var figures = afc_transfer_figures()
-        afc_easy_read_figures(raw, &figures)
-        var timings = CurlTimings()
-        timings.nameLookup = Int64(figures.name_lookup)
-        timings.connect = Int64(figures.connect)
-        timings.appConnect = Int64(figures.app_connect)
-        timings.startTransfer = Int64(figures.start_transfer)
-        timings.total = Int64(figures.total)
-        timings.httpVersion = figures.http_version
-        timings.connectsOpened = figures.connects_opened
-        timings.uploaded = Int64(figures.uploaded)
-        timings.downloaded = Int64(figures.downloaded)
-        timings.headerBytes = Int64(figures.header_bytes)
-        timings.remoteAddress = remoteAddress.string(for: figures.remote_address)
-        timings.remotePort = figures.remote_port
-        timings.localAddress = localAddress.string(for: figures.local_address)
-        timings.localPort = figures.local_port
-        return timings
     }
 
     func info(string info: CURLINFO) -> String? {

@@ -16,7 +16,7 @@ extension Transfer {
         let flushed = bodyWriter?.flush() != false
         let writeFailure = (bodyWriter ?? downloadWriter)?.failure ?? answerFailure
         if let handle {
-            timings = handle.timings()
+            timings = Self.readTimings(handle)
             if result == CURLE_OK, !flushed {
                 failure = CurlFailure(code: CURLE_WRITE_ERROR, message: writeFailure?.localizedDescription,
                                       localError: writeFailure)
@@ -107,5 +107,24 @@ extension Transfer {
         default:
             return nil
         }
+    }
+
+    static func readTimings(_ handle: EasyHandle) -> CurlTimings {
+        var timings = CurlTimings()
+        timings.nameLookup = handle.info(offset: CURLINFO_NAMELOOKUP_TIME_T)
+        timings.connect = handle.info(offset: CURLINFO_CONNECT_TIME_T)
+        timings.appConnect = handle.info(offset: CURLINFO_APPCONNECT_TIME_T)
+        timings.startTransfer = handle.info(offset: CURLINFO_STARTTRANSFER_TIME_T)
+        timings.total = handle.info(offset: CURLINFO_TOTAL_TIME_T)
+        timings.httpVersion = handle.info(long: CURLINFO_HTTP_VERSION)
+        timings.connectsOpened = handle.info(long: CURLINFO_NUM_CONNECTS)
+        timings.uploaded = handle.info(offset: CURLINFO_SIZE_UPLOAD_T)
+        timings.downloaded = handle.info(offset: CURLINFO_SIZE_DOWNLOAD_T)
+        timings.headerBytes = Int64(handle.info(long: CURLINFO_HEADER_SIZE))
+        timings.remoteAddress = handle.info(string: CURLINFO_PRIMARY_IP)
+        timings.remotePort = handle.info(long: CURLINFO_PRIMARY_PORT)
+        timings.localAddress = handle.info(string: CURLINFO_LOCAL_IP)
+        timings.localPort = handle.info(long: CURLINFO_LOCAL_PORT)
+        return timings
     }
 }

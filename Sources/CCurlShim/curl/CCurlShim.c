@@ -44,24 +44,6 @@ CURLcode afc_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value) {
     return curl_easy_getinfo(handle, info, value);
 }
 
-void afc_easy_read_figures(CURL *handle, afc_transfer_figures *figures) {
-    *figures = (afc_transfer_figures){0};
-    curl_easy_getinfo(handle, CURLINFO_NAMELOOKUP_TIME_T, &figures->name_lookup);
-    curl_easy_getinfo(handle, CURLINFO_CONNECT_TIME_T, &figures->connect);
-    curl_easy_getinfo(handle, CURLINFO_APPCONNECT_TIME_T, &figures->app_connect);
-    curl_easy_getinfo(handle, CURLINFO_STARTTRANSFER_TIME_T, &figures->start_transfer);
-    curl_easy_getinfo(handle, CURLINFO_TOTAL_TIME_T, &figures->total);
-    curl_easy_getinfo(handle, CURLINFO_SIZE_UPLOAD_T, &figures->uploaded);
-    curl_easy_getinfo(handle, CURLINFO_SIZE_DOWNLOAD_T, &figures->downloaded);
-    curl_easy_getinfo(handle, CURLINFO_HTTP_VERSION, &figures->http_version);
-    curl_easy_getinfo(handle, CURLINFO_NUM_CONNECTS, &figures->connects_opened);
-    curl_easy_getinfo(handle, CURLINFO_HEADER_SIZE, &figures->header_bytes);
-    curl_easy_getinfo(handle, CURLINFO_PRIMARY_PORT, &figures->remote_port);
-    curl_easy_getinfo(handle, CURLINFO_LOCAL_PORT, &figures->local_port);
-    curl_easy_getinfo(handle, CURLINFO_PRIMARY_IP, &figures->remote_address);
-    curl_easy_getinfo(handle, CURLINFO_LOCAL_IP, &figures->local_address);
-}
-
 CURLMcode afc_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
     return curl_multi_setopt(multi, option, value);
 }

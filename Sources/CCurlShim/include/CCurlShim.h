@@ -42,19 +42,6 @@ CURLcode afc_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);
 CURLcode afc_easy_getinfo_string(CURL *handle, CURLINFO info, const char *_Nullable *_Nonnull value);
 CURLcode afc_easy_getinfo_pointer(CURL *handle, CURLINFO info, void *_Nullable *_Nonnull value);
 
-/// What an ended transfer's metrics are made of, read from its handle in one call. Times are in
-/// microseconds. A figure curl cannot give stays 0, an address NULL; the addresses belong to the
-/// handle and stay valid until its next transfer.
-typedef struct afc_transfer_figures {
-    curl_off_t name_lookup, connect, app_connect, start_transfer, total, uploaded, downloaded;
-    long http_version, connects_opened, header_bytes, remote_port, local_port;
-    const char *_Nullable remote_address;
-    const char *_Nullable local_address;
-} afc_transfer_figures;
-
-/// Fills `figures` from `handle`, whose transfer ended.
-void afc_easy_read_figures(CURL *handle, afc_transfer_figures *figures);
-
 CURLMcode afc_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 
 /// The easy handle and result of a CURLMSG_DONE message, or 0 when `message` is not one.
