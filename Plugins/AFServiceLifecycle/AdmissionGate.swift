@@ -83,21 +83,46 @@ final class AdmissionGate: RequestInterceptor, EventMonitor, Sendable {
 
     /// Waits until no admitted request is left, or `timeout` passed; whether none is left.
     func waitUntilIdle(timeout: Duration) async -> Bool {
-        let outcome = Locked<CheckedContinuation<Bool, Never>?>(nil)
-        let resume: @Sendable (Bool) -> Void = { idle in outcome.withLock { $0.take() }?.resume(returning: idle) }
+        // Idle now is the answer; else the first of the timeout and the last request's end,
+        // even a timeout that ends before the wait has begun.
+        let outcome = Locked(WaitOutcome())
+        let resume: @Sendable (Bool) -> Void = { idle in
+            outcome.withLock { $0.answer(idle) }?.resume(returning: idle)
+        }
         let timer = Task {
             try? await Task.sleep(for: timeout)
             resume(false)
         }
         defer { timer.cancel() }
         return await withCheckedContinuation { continuation in
-            outcome.withLock { $0 = continuation }
             let idleNow = state.withLock { gate -> Bool in
                 guard !gate.admitted.isEmpty else { return true }
                 gate.idleWaiters.append { resume(true) }
                 return false
             }
-            if idleNow { resume(true) }
+            if idleNow { return continuation.resume(returning: true) }
+            if let answer = outcome.withLock({ $0.wait(continuation) }) { continuation.resume(returning: answer) }
+        }
+    }
+
+    /// A wait for idleness and its first answer.
+    private struct WaitOutcome {
+        private var continuation: CheckedContinuation<Bool, Never>?
+        private var answered: Bool?
+
+        /// Records the first answer; the continuation to resume with it, if the wait has begun.
+        mutating func answer(_ idle: Bool) -> CheckedContinuation<Bool, Never>? {
+            guard answered == nil else { return nil }
+            answered = idle
+            defer { continuation = nil }
+            return continuation
+        }
+
+        /// Begins the wait: the answer already given, if any, else nil and the continuation kept.
+        mutating func wait(_ continuation: CheckedContinuation<Bool, Never>) -> Bool? {
+            if let answered { return answered }
+            self.continuation = continuation
+            return nil
         }
     }
 }
