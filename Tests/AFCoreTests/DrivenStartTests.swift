@@ -4,7 +4,6 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
 import Testing
 
 /// While no transfer runs, the engine thread waits outside curl, and the thread that starts a
@@ -201,7 +200,7 @@ import Testing
 
 /// A continuation resumed once, by whichever comes first.
 private final class Once: Sendable {
-    private let state = Mutex<(continuation: CheckedContinuation<Void, Never>?, resumed: Bool)>((nil, false))
+    private let state = Protected<(continuation: CheckedContinuation<Void, Never>?, resumed: Bool)>((nil, false))
 
     func set(_ continuation: CheckedContinuation<Void, Never>) {
         let resumeNow = state.withLock { state -> Bool in

@@ -1,10 +1,10 @@
+import AFCore
 @testable import AFMultipart
 import AFTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
 import Testing
 
 /// What a server-side parser made of a multipart body (the fault server's /multipart-echo).
@@ -320,7 +320,7 @@ struct ParsedForm: Decodable, Sendable {
 
     /// What a spilled form's descriptor pointed at while its request was set up.
     final class SpillRecord: Sendable {
-        private let state = Mutex<(request: UploadRequest?, target: String?)>((nil, nil))
+        private let state = Protected<(request: UploadRequest?, target: String?)>((nil, nil))
         var target: String? { state.withLock { $0.target } }
         fileprivate func set(_ request: UploadRequest) { state.withLock { $0.request = request } }
         fileprivate func record() {

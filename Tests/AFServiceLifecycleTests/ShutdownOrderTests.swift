@@ -3,7 +3,6 @@ import AFServiceLifecycle
 import AFTestSupport
 import Foundation
 import Logging
-import Synchronization
 import ServiceLifecycle
 import UnixSignals
 import Testing
@@ -139,7 +138,7 @@ final class StalledUser: Service, Sendable {
     let report: @Sendable (String) -> Void
     let inFlight = OneShot()
     let finished = OneShot()
-    private let error = Mutex<AFError?>(nil)
+    private let error = Protected<AFError?>(nil)
     /// The error the request ended with, once `finished` fired.
     var outcome: AFError? { error.withLock { $0 } }
 
