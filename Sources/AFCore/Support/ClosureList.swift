@@ -1,41 +1,28 @@
-/// A list of closures that holds its first inline, as `SmallList` does, and stores each closure
-/// as written. A closure kept in a generic container (`SmallList<() -> Void>`, `[() -> Void]`)
-/// goes in and out through a thunk made for it, an allocation each way; a request keeps several
-/// (validators, serializers).
+/// A request's list of closures (validators, serializers): a `SmallList` of `StoredClosure`s,
+/// so the first is held inline and each is stored as written. A closure kept bare in a generic
+/// container (`SmallList<() -> Void>`, `[() -> Void]`) goes in and out through a thunk made for
+/// it, an allocation each way.
 struct ClosureList: Sendable {
-    // `head` is only ever matched, never compared or unwrapped through `Optional`'s generic
-    // members, which would take the closure through a thunk too.
-    private var head: (@Sendable () -> Void)?
-    private var tail: [StoredClosure] = []
+    private var entries = SmallList<StoredClosure>()
 
     init() {}
 
-    var isEmpty: Bool {
-        if case .none = head { return true }
-        return false
-    }
+    var isEmpty: Bool { entries.isEmpty }
 
-    var count: Int { isEmpty ? 0 : 1 + tail.count }
+    var count: Int { entries.count }
 
     mutating func append(_ closure: @escaping @Sendable () -> Void) {
-        if isEmpty { head = closure } else { tail.append(StoredClosure(closure)) }
+        entries.append(StoredClosure(closure))
     }
 
     mutating func removeAll() {
-        head = nil
-        tail = []
+        entries.removeAll()
     }
 
-    subscript(position: Int) -> @Sendable () -> Void {
-        precondition(position >= 0 && position < count, "ClosureList index out of range")
-        if position == 0, case let .some(first) = head { return first }
-        return tail[position - 1].run
-    }
+    subscript(position: Int) -> @Sendable () -> Void { entries[position].run }
 
     /// Calls each closure, in order.
     func runAll() {
-        guard let head else { return }
-        head()
-        for entry in tail { entry.run() }
+        for entry in entries { entry.run() }
     }
 }
