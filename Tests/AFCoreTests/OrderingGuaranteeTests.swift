@@ -61,28 +61,51 @@ import Testing
         }
     }
 
-    /// `count` requests made at once. On `rootQueue`: of one session, whose monitor is the
-    /// recorder. Else each of a session of its own without hooks (a request made while another
-    /// of its session is active shares `rootQueue`), on a queue of its own, the recorder its
-    /// request's monitor. Both keep Alamofire's order. The sessions are returned to be kept.
-    static func requests(recordedBy recorder: PerRequestRecorder, onRootQueue: Bool,
-                         count: Int = concurrency) -> (sessions: [Session], requests: [DataRequest]) {
-        if onRootQueue {
-            let session = makeSession(eventMonitors: [recorder])
-            return ([session], (0..<count).map { _ in session.request(Server.http("/bench.json")) })
-        }
-        let sessions = (0..<count).map { _ in makeSession() }
-        return (sessions, sessions.map { $0.request(Server.http("/bench.json")).eventMonitor(recorder) })
+    /// Where the requests of a test run.
+    enum Placement: CaseIterable, Sendable {
+        /// All of one session whose monitor is the recorder: on `rootQueue`.
+        case rootQueue
+        /// Each of a session of its own without hooks, on a queue of its own.
+        case sessionEach
+        /// All of one session without hooks, made outside any Swift task: each on a queue of its
+        /// own, while the others are active.
+        case sharedSession
     }
 
-    @Test(arguments: [true, false])
-    func underConcurrencyEachRequestHearsItsEventsAndNotificationsInAlamofiresOrder(onRootQueue: Bool) async throws {
+    /// `count` requests made at once, placed as `placement` says; off `rootQueue` the recorder is
+    /// each request's monitor. All keep Alamofire's order. The sessions are returned to be kept.
+    static func requests(recordedBy recorder: PerRequestRecorder, placement: Placement,
+                         count: Int = concurrency) async -> (sessions: [Session], requests: [DataRequest]) {
+        switch placement {
+        case .rootQueue:
+            let session = makeSession(eventMonitors: [recorder])
+            return ([session], (0..<count).map { _ in session.request(Server.http("/bench.json")) })
+        case .sessionEach:
+            let sessions = (0..<count).map { _ in makeSession() }
+            return (sessions, sessions.map { $0.request(Server.http("/bench.json")).eventMonitor(recorder) })
+        case .sharedSession:
+            let session = makeSession()
+            // Made on a Dispatch worker: a request made inside a task while others are active
+            // shares `rootQueue`.
+            let requests = await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(returning: (0..<count).map { _ in
+                        session.request(Server.http("/bench.json")).eventMonitor(recorder)
+                    })
+                }
+            }
+            return ([session], requests)
+        }
+    }
+
+    @Test(arguments: Placement.allCases)
+    func underConcurrencyEachRequestHearsItsEventsAndNotificationsInAlamofiresOrder(placement: Placement) async throws {
         let recorder = PerRequestRecorder()
         defer { recorder.stopObserving() }
-        let (sessions, made) = Self.requests(recordedBy: recorder, onRootQueue: onRootQueue)
+        let (sessions, made) = await Self.requests(recordedBy: recorder, placement: placement)
         defer { withExtendedLifetime(sessions) {} }
         let requests = made.map { $0.validate() }
-        #expect(requests.allSatisfy { $0.ownsQueue == !onRootQueue })
+        #expect(requests.allSatisfy { $0.ownsQueue == (placement != .rootQueue) })
         await withTaskGroup(of: Void.self) { group in
             for request in requests {
                 group.addTask { _ = await request.serializingData().response }
@@ -98,11 +121,18 @@ import Testing
         }
     }
 
-    /// One session's requests (the first on a queue of its own, the others on `rootQueue`), or
-    /// each of its own session (each on a queue of its own).
-    @Test(arguments: [true, false])
-    func eachHandlerRunsOnItsQueueAndSeesItsRequestFinished(oneSession: Bool) async throws {
-        let sessions = (0..<(oneSession ? 1 : Self.concurrency)).map { _ in makeSession() }
+    /// With `.rootQueue`, one session's requests made inside tasks (the first on a queue of its
+    /// own, the others on `rootQueue`); with `.sessionEach`, each of its own session; with
+    /// `.sharedSession`, one session's requests made outside any task (each on a queue of its own).
+    @Test(arguments: Placement.allCases)
+    func eachHandlerRunsOnItsQueueAndSeesItsRequestFinished(placement: Placement) async throws {
+        let sessions = (0..<(placement == .sessionEach ? Self.concurrency : 1)).map { _ in makeSession() }
+        let premade: [DataRequest]? = placement != .sharedSession ? nil : await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: (0..<Self.concurrency).map { _ in sessions[0].request(Server.http("/bench.json")) })
+            }
+        }
+        if let premade { #expect(premade.allSatisfy { $0.ownsQueue }) }
         let key = DispatchSpecificKey<Int>()
         let outcomes = await withTaskGroup(of: (expected: Int, seen: Int?, state: Request.State, value: Bool).self) { group in
             for index in 0..<Self.concurrency {
@@ -110,7 +140,7 @@ import Testing
                 queue.setSpecific(key: key, value: index)
                 let session = sessions[index % sessions.count]
                 group.addTask {
-                    let request = session.request(Server.http("/bench.json")).validate()
+                    let request = (premade?[index] ?? session.request(Server.http("/bench.json"))).validate()
                     return await withCheckedContinuation { continuation in
                         request.responseData(queue: queue) { response in
                             continuation.resume(returning: (index, DispatchQueue.getSpecific(key: key), request.state, response.value != nil))
@@ -130,13 +160,13 @@ import Testing
 
     /// A cancel sent from another thread as the request starts, racing its exchange and its
     /// completion: the handler runs once, and the request ended one way, consistently.
-    @Test(arguments: [true, false])
-    func aCancelRacingTheCompletionEndsTheRequestOneWay(onRootQueue: Bool) async throws {
+    @Test(arguments: Placement.allCases)
+    func aCancelRacingTheCompletionEndsTheRequestOneWay(placement: Placement) async throws {
         let recorder = PerRequestRecorder()
         defer { recorder.stopObserving() }
-        let (sessions, requests) = Self.requests(recordedBy: recorder, onRootQueue: onRootQueue)
+        let (sessions, requests) = await Self.requests(recordedBy: recorder, placement: placement)
         defer { withExtendedLifetime(sessions) {} }
-        #expect(requests.allSatisfy { $0.ownsQueue == !onRootQueue })
+        #expect(requests.allSatisfy { $0.ownsQueue == (placement != .rootQueue) })
         let calls = Protected<[UUID: Int]>([:])
         let results = await withTaskGroup(of: (Request, AFDataResponse<Data>).self) { group in
             for request in requests {

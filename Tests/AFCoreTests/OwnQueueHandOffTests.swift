@@ -7,17 +7,17 @@ import FoundationNetworking
 import Testing
 
 /// The trips of a request on a queue of its own (a session with no hook, a request with no
-/// interceptor, made while no other request of its session is active): its setup runs on the
-/// caller's thread, inside the request's queue, so the first trip is to the engine; when other
-/// transfers run, the engine hands the request's end to its handler's queue, which completes it
-/// inside the request's queue and calls the handler where it already is. A trip added back
-/// fails here. (The stalled transfers that keep the engine busy are made after the measured
-/// request, so that it still gets its own queue; see `stall(in:)`.)
+/// interceptor, made outside a Swift task or while no other request of its session is active):
+/// its setup runs on the caller's thread, inside the request's queue, so the first trip is to the
+/// engine; when other transfers run, the engine hands the request's end to its handler's queue,
+/// which completes it inside the request's queue and calls the handler where it already is. A
+/// trip added back fails here. (The stalled transfers that keep the engine busy are made after
+/// the measured request, so that it still gets its own queue; see `stall(in:)`.)
 @Suite(.timeLimit(.minutes(1))) struct OwnQueueHandOffTests {
-    /// A request held by the server, made while `measured` is active (so on `rootQueue`), and
-    /// handed to the engine before this returns: its setup is queued on `rootQueue` as its handler
-    /// is added, and the wait goes behind it. The engine takes starts in order, so the transfer
-    /// runs when the measured request's, started after, ends.
+    /// A request held by the server, handed to the engine before this returns. Made inside the
+    /// test's task while the measured request is active, it is on `rootQueue`: its setup is
+    /// queued there as its handler is added, and the wait goes behind it. The engine takes starts
+    /// in order, so the transfer runs when the measured request's, started after, ends.
     static func stall(in session: Session) async -> DataRequest {
         let stalled = session.request(Server.faults("/stall"))
         stalled.response(queue: .global()) { _ in }
@@ -33,7 +33,26 @@ import Testing
         #expect(request.serializationQueue === request.underlyingQueue)
     }
 
-    @Test func aRequestMadeWhileAnotherIsActiveSharesRootQueue() async throws {
+    /// `make` run on a Dispatch worker, outside any Swift task.
+    static func outsideATask<Value: Sendable>(_ make: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: make()) }
+        }
+    }
+
+    @Test func aRequestMadeOutsideATaskWhileAnotherIsActiveHasAQueueOfItsOwn() async throws {
+        let session = makeSession()
+        let first = session.request(Server.http("/bench.json"))
+        let second = await Self.outsideATask { session.request(Server.http("/bench.json")) }
+        #expect(first.ownsQueue && second.ownsQueue)
+        #expect(second.underlyingQueue !== first.underlyingQueue && second.underlyingQueue !== session.rootQueue)
+        #expect(await first.serializingData().response.error == nil)
+        #expect(await second.serializingData().response.error == nil)
+    }
+
+    /// Its end would resume the awaiting task from `rootQueue` either way.
+    @Test func aRequestMadeInsideATaskWhileAnotherIsActiveSharesRootQueue() async throws {
+        #expect(withUnsafeCurrentTask { $0 != nil })
         let session = makeSession()
         let first = session.request(Server.http("/bench.json"))
         let second = session.request(Server.http("/bench.json"))
@@ -43,6 +62,20 @@ import Testing
         _ = await second.serializingData().response
         // Both done (and gone from the session before their responses were delivered).
         #expect(session.request(Server.http("/bench.json")).ownsQueue)
+    }
+
+    /// Queues are kept for reuse up to `RequestQueues.capacity`; past as many active requests,
+    /// new ones share `rootQueue` rather than have a queue made and released for each.
+    @Test func withAsManyActiveRequestsAsQueuesKeptANewOneSharesRootQueue() async throws {
+        let session = makeSession()
+        let (active, next) = await Self.outsideATask {
+            let active = (0..<RequestQueues.capacity).map { _ in session.request(Server.http("/bench.json")) }
+            return (active, session.request(Server.http("/bench.json")))
+        }
+        #expect(active.allSatisfy { $0.ownsQueue })
+        #expect(Set(active.map { ObjectIdentifier($0.underlyingQueue) }).count == RequestQueues.capacity)
+        #expect(!next.ownsQueue && next.underlyingQueue === session.rootQueue)
+        (active + [next]).forEach { $0.cancel() }
     }
 
     /// A request's queue goes back to its session when the request is gone, for the next one:
@@ -109,6 +142,28 @@ import Testing
         #expect(state == .finished)
         // To the engine, then to the handler's queue, which completes the request and calls the
         // handler with no trip between.
+        #expect(request.handOffs.value == 2)
+    }
+
+    /// A request made while another is active, its end handed to its handler's queue by the busy
+    /// engine: the same two trips as one alone.
+    @Test func aRequestMadeWhileAnotherRunsMakesTwoTripsUnderLoad() async throws {
+        let session = makeSession()
+        let stalled = await Self.stall(in: session)
+        let request = await Self.outsideATask { session.request(Server.http("/bench.json")).validate() }
+        let handlerQueue = DispatchQueue(label: "test.own-queue-handler-under-load")
+        let key = DispatchSpecificKey<Int>()
+        handlerQueue.setSpecific(key: key, value: 9)
+        let (error, seen, state) = await withCheckedContinuation { continuation in
+            request.responseData(queue: handlerQueue) {
+                continuation.resume(returning: ($0.error, DispatchQueue.getSpecific(key: key), request.state))
+            }
+        }
+        stalled.cancel()
+        #expect(request.ownsQueue)
+        #expect(error == nil)
+        #expect(seen == 9, "the handler ran on its queue")
+        #expect(state == .finished)
         #expect(request.handOffs.value == 2)
     }
 

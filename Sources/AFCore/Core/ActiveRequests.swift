@@ -6,6 +6,8 @@ struct ActiveRequests {
 
     var isEmpty: Bool { requests.isEmpty }
 
+    var count: Int { requests.count }
+
     /// The requests as a set, as `Session.withAllRequests` hands them out.
     var all: Set<Request> { Set(requests) }
 

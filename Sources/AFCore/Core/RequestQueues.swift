@@ -5,7 +5,9 @@ import Dispatch
 /// handed to the next: making a queue marked for `isCurrent` per request and releasing it
 /// (libdispatch disposes of its marks on a worker it wakes) cost more than the trip it saves.
 final class RequestQueues: Sendable {
-    private static let maximumSpares = 64
+    /// How many queues are kept for reuse; a session gives requests queues of their own only
+    /// while fewer than this many are active.
+    static let capacity = 128
     private let spares = Protected<[DispatchQueue]>([])
 
     /// A queue no request uses.
@@ -20,7 +22,7 @@ final class RequestQueues: Sendable {
     /// (its task ended, or never started).
     func keep(_ queue: DispatchQueue) {
         spares.withLock { spares in
-            if spares.count < Self.maximumSpares { spares.append(queue) }
+            if spares.count < Self.capacity { spares.append(queue) }
         }
     }
 }

@@ -179,14 +179,20 @@ open class Session: @unchecked Sendable {
 
     /// The queues of a new data request's internal events and of its serializers. Alamofire
     /// runs every request's on `rootQueue`, one event at a time across the session, which only
-    /// the session's hooks can tell: with none (see `givesRequestsOwnQueues`), no interceptor
-    /// given and no other request active, a request gets a serial queue of its own for both,
-    /// and its setup and completion run there without a trip to `rootQueue` (see "Life of a
-    /// request"). Requests made while others are active share `rootQueue`, which takes the work
-    /// of many in one trip: measured with 64 in flight over HTTP/1.1, a queue per request was no
-    /// faster (see Benchmarks/README).
+    /// the session's hooks can tell: with none (see `givesRequestsOwnQueues`) and no interceptor
+    /// given, a request gets a serial queue of its own for both. Its setup then runs on the
+    /// caller's thread and its end on its handler's queue, with no trip to `rootQueue` (see
+    /// "Life of a request"). Two kinds of request share `rootQueue` while others are active:
+    /// one made inside a Swift task, whose end resumes the awaiting task from `rootQueue`'s
+    /// batch either way (a queue of its own only added a step there, measured slower), and any
+    /// made while `RequestQueues.capacity` requests are active, so that queues are reused rather
+    /// than made and released per request.
     func queues(forRequestWith interceptor: (any RequestInterceptor)?) -> (underlying: DispatchQueue, serialization: DispatchQueue) {
-        guard givesRequestsOwnQueues, interceptor == nil, activeRequests.withLock({ $0.isEmpty }) else {
+        guard givesRequestsOwnQueues, interceptor == nil else {
+            return (rootQueue, serializationQueue)
+        }
+        let active = activeRequests.withLock { $0.count }
+        if active > 0, active >= RequestQueues.capacity || withUnsafeCurrentTask(body: { $0 != nil }) {
             return (rootQueue, serializationQueue)
         }
         let queue = requestQueues.take()
