@@ -50,7 +50,7 @@ extension Request {
     var completionQueue: DispatchQueue? {
         guard ownsQueue else { return nil }
         let handlerQueue = mutableState.withLock { state -> DispatchQueue? in
-            guard case let .one(queue) = state.handlerQueues, queue.label != DispatchQueue.mainQueueLabel,
+            guard case let .one(queue) = state.handlerQueues, !queue.isMain,
                   !state.hasEventHandler(on: queue) else { return nil }
             return queue
         }

@@ -5,10 +5,18 @@ private let queueIdentityKey = DispatchSpecificKey<ObjectIdentifier>()
 /// The key under which a queue made to run behind a marked queue stores that queue's identity.
 private let ownerIdentityKey = DispatchSpecificKey<ObjectIdentifier>()
 
+/// The key under which the main queue carries a mark, set on first use.
+private let mainQueueKey: DispatchSpecificKey<Bool> = {
+    let key = DispatchSpecificKey<Bool>()
+    DispatchQueue.main.setSpecific(key: key, value: true)
+    return key
+}()
+
 extension DispatchQueue {
-    /// The main queue's label. On Linux each `DispatchQueue.main` is a new object, so `===`
-    /// cannot tell it.
-    static let mainQueueLabel = DispatchQueue.main.label
+    /// Whether this is the main queue. On Linux each `DispatchQueue.main` is a new object, so
+    /// `===` cannot tell it, and reading a queue's label makes a new String each time: the main
+    /// queue carries a mark of its own instead.
+    var isMain: Bool { getSpecific(key: mainQueueKey) ?? false }
 
     /// Marks the queue, so that `isCurrent` can tell when code runs on it.
     func markForCurrentCheck() {
