@@ -11,13 +11,15 @@ import Testing
 /// its setup runs on the caller's thread, inside the request's queue, so the first trip is to the
 /// engine; when other transfers run, the engine hands the request's end to its handler's queue,
 /// which completes it inside the request's queue and calls the handler where it already is. A
-/// trip added back fails here. (The stalled transfers that keep the engine busy are made after
-/// the measured request, so that it still gets its own queue; see `stall(in:)`.)
+/// trip added back fails here. (The stalled transfers that keep the engine busy are handed to
+/// the engine before the measured request's, so that they still run when it ends; see
+/// `stall(in:)`.)
 @Suite(.timeLimit(.minutes(1))) struct OwnQueueHandOffTests {
-    /// A request held by the server, handed to the engine before this returns. Made inside the
-    /// test's task while the measured request is active, it is on `rootQueue`: its setup is
-    /// queued there as its handler is added, and the wait goes behind it. The engine takes starts
-    /// in order, so the transfer runs when the measured request's, started after, ends.
+    /// A request held by the server, handed to the engine before this returns: on `rootQueue`
+    /// (made inside the test's task while the measured request is active) its setup is queued
+    /// there as its handler is added, and the wait goes behind it; on a queue of its own it is
+    /// set up as its handler is added. The engine takes starts in order, so the transfer runs
+    /// when the measured request's, started after, ends.
     static func stall(in session: Session) async -> DataRequest {
         let stalled = session.request(Server.faults("/stall"))
         stalled.response(queue: .global()) { _ in }
@@ -165,6 +167,23 @@ import Testing
         #expect(seen == 9, "the handler ran on its queue")
         #expect(state == .finished)
         #expect(request.handOffs.value == 2)
+    }
+
+    /// The engine hands a busy end to the handlers' one queue, except the main queue, which
+    /// Alamofire keeps free of serialization: that end goes to `rootQueue`.
+    @Test func theMainQueueIsNotWhereTheEngineHandsAnEnd() {
+        #expect(DispatchQueue.main.isMain)
+        #expect(!DispatchQueue(label: DispatchQueue.main.label).isMain)
+        #expect(!DispatchQueue.global().isMain)
+        let session = makeSession(startRequestsImmediately: false), other = makeSession(startRequestsImmediately: false)
+        let onMain = session.request(Server.http("/bench.json")).response(queue: .main) { _ in }
+        let elsewhere = DispatchQueue(label: "test.handler-elsewhere")
+        let onItsQueue = other.request(Server.http("/bench.json")).response(queue: elsewhere) { _ in }
+        #expect(onMain.ownsQueue && onItsQueue.ownsQueue)
+        #expect(onMain.completionQueue === session.rootQueue)
+        #expect(onItsQueue.completionQueue === elsewhere)
+        onMain.cancel()
+        onItsQueue.cancel()
     }
 
     @Test func anAwaitedRequestMakesTwoTrips() async throws {

@@ -183,10 +183,11 @@ open class Session: @unchecked Sendable {
     /// given, a request gets a serial queue of its own for both. Its setup then runs on the
     /// caller's thread and its end on its handler's queue, with no trip to `rootQueue` (see
     /// "Life of a request"). Two kinds of request share `rootQueue` while others are active:
-    /// one made inside a Swift task, whose end resumes the awaiting task from `rootQueue`'s
-    /// batch either way (a queue of its own only added a step there, measured slower), and any
-    /// made while `RequestQueues.capacity` requests are active, so that queues are reused rather
-    /// than made and released per request.
+    /// one made inside a Swift task, which is most likely awaited (an awaited request's end has
+    /// no handler queue to go to and resumes its task from `rootQueue`'s batch either way; a
+    /// queue of its own only added a step there, measured slower), and any made while
+    /// `RequestQueues.capacity` requests are active, so that queues are reused rather than made
+    /// and released per request.
     func queues(forRequestWith interceptor: (any RequestInterceptor)?) -> (underlying: DispatchQueue, serialization: DispatchQueue) {
         guard givesRequestsOwnQueues, interceptor == nil else {
             return (rootQueue, serializationQueue)

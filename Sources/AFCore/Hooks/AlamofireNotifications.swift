@@ -47,8 +47,9 @@ extension String {
 ///
 /// Unlike Alamofire, it does not post on the main queue, which Linux daemons often never run
 /// (events for it would pile up without bound). Among a Session's monitors it posts on the
-/// session's serial event-monitor queue, which runs behind `rootQueue`; observers should return
-/// quickly. Called on its own, it uses `queue`.
+/// session's serial event-monitor queue, which runs behind `rootQueue`, or, for a request on a
+/// queue of its own, on that queue as its events happen: observers may be called from several
+/// threads at once and should return quickly. Called on its own, it uses `queue`.
 public final class AlamofireNotifications: EventMonitor {
     public let queue = DispatchQueue(label: "org.alamofire.notifications")
 
