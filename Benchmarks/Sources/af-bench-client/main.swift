@@ -3,6 +3,8 @@
 //   metrics (default)  responseData(queue:), reading the status code, the body and the metrics
 //   result             validate().responseData(queue:), reading only response.result
 //   async              try await request(url).validate().serializingData().value, INFLIGHT tasks
+//   hooked             the result form on a Session with an adapter (passing each request on
+//                      unchanged) and an event monitor: Alamofire's path through rootQueue
 //
 // usage: af-bench-client URL COUNT INFLIGHT [CAFILE [FORM]]
 //        af-bench-client upload-file|upload-stream|upload-multipart|upload-multipart-stream|download|stream URL PATH
@@ -47,7 +49,7 @@ if arguments.count == 4, ["download", "stream"].contains(arguments[1]) {
 guard arguments.count >= 4, let url = URL(string: arguments[1]),
       let count = Int(arguments[2]), let requestedInflight = Int(arguments[3]),
       count > 0, requestedInflight > 0 else {
-    FileHandle.standardError.write(Data("usage: af-bench-client URL COUNT INFLIGHT [CAFILE [metrics|result|async]]\n".utf8))
+    FileHandle.standardError.write(Data("usage: af-bench-client URL COUNT INFLIGHT [CAFILE [metrics|result|async|hooked]]\n".utf8))
     exit(2)
 }
 if arguments.count > 4, !arguments[4].isEmpty {
@@ -58,7 +60,11 @@ let form = arguments.count > 5 ? arguments[5] : "metrics"
 
 let configuration = URLSessionConfiguration.af.default
 configuration.httpMaximumConnectionsPerHost = inflight
-let session = Session(configuration: configuration)
+let session = form == "hooked"
+    ? Session(configuration: configuration,
+              interceptor: Adapter { urlRequest, _, completion in completion(.success(urlRequest)) },
+              eventMonitors: [ClosureEventMonitor(queue: DispatchQueue(label: "af-bench.monitor"))])
+    : Session(configuration: configuration)
 let handlerQueue = DispatchQueue(label: "af-bench.handlers")
 
 /// Counters touched only on `handlerQueue`.
@@ -74,7 +80,7 @@ let done = DispatchSemaphore(value: 0)
 
 @Sendable func startOne() {
     tally.started += 1
-    if form == "result" {
+    if form == "result" || form == "hooked" {
         session.request(url).validate().responseData(queue: handlerQueue) { response in
             tally.finished += 1
             switch response.result {

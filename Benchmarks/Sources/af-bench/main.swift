@@ -52,7 +52,8 @@ struct Clients {
     let af, curl, ahc, urlSession: ClientRunner
     var all: [ClientRunner] { [af, curl, ahc, urlSession] }
     /// Request workloads only: AF's other idiomatic forms (`validate().responseData` reading only
-    /// the result; async/await), each compared with the peers like `af`.
+    /// the result; async/await; the result form on a Session with an adapter and an event
+    /// monitor), each compared with the peers like `af`.
     let afForms: [ClientRunner]
     /// Request workloads only: `skeleton-bench`, the fewest thread hand-offs Alamofire's contract
     /// allows with none of AF's work, without and with the HTTPURLResponse every handler gets.
@@ -72,7 +73,8 @@ struct Clients {
         let afPath = directory.appendingPathComponent("af-bench-client")
         af = ClientRunner(name: "AF", executable: afPath)
         afForms = [ClientRunner(name: "AF validate, result only", executable: afPath, extraArguments: ["result"]),
-                   ClientRunner(name: "AF async/await", executable: afPath, extraArguments: ["async"])]
+                   ClientRunner(name: "AF async/await", executable: afPath, extraArguments: ["async"]),
+                   ClientRunner(name: "AF with adapter + monitor", executable: afPath, extraArguments: ["hooked"])]
         curl = ClientRunner(name: "libcurl (C, multi)", executable: directory.appendingPathComponent("curl-multi-bench"))
         ahc = ClientRunner(name: "AsyncHTTPClient", executable: directory.appendingPathComponent("ahc-bench-client"))
         var urlSession = ClientRunner(name: "URLSession (Foundation)", executable: directory.appendingPathComponent("urlsession-bench-client"))
