@@ -4,14 +4,14 @@ import FoundationNetworking
 #endif
 
 /// Several monitors behind one: each event is sent, asynchronously, to every monitor on that
-/// monitor's own queue.
+/// monitor's own queue, in the order the events happened (see `MonitorMailbox`).
 public final class CompositeEventMonitor: EventMonitor {
     public let queue: DispatchQueue
     /// The monitors, in the order they get each event.
     public let monitors: [any EventMonitor]
 
-    /// The monitors that may implement any event.
-    private let observers: [any EventMonitor]
+    /// The monitors that may implement any event, each behind its mailbox.
+    private let observers: [MonitorMailbox]
     /// The notification posters, which implement eight request events only: the other events
     /// are not sent to them at all, so a session with the default monitors pays for no more.
     private let notifiers: [AlamofireNotifications]
@@ -23,7 +23,7 @@ public final class CompositeEventMonitor: EventMonitor {
     init(queue: DispatchQueue, monitors: [any EventMonitor]) {
         self.queue = queue
         self.monitors = monitors.flatMap { ($0 as? CompositeEventMonitor)?.monitors ?? [$0] }
-        observers = self.monitors.filter { !($0 is AlamofireNotifications) }
+        observers = self.monitors.filter { !($0 is AlamofireNotifications) }.map(MonitorMailbox.init(for:))
         notifiers = self.monitors.compactMap { $0 as? AlamofireNotifications }
     }
 
@@ -36,8 +36,8 @@ public final class CompositeEventMonitor: EventMonitor {
     /// on (the response, each chunk of data, a resumed download's start, byte counts), which
     /// cost a response and a copy per chunk on the engine thread.
     var observesTransferEvents: Bool {
-        observers.contains { monitor in
-            if let closures = monitor as? ClosureEventMonitor {
+        observers.contains { mailbox in
+            if let closures = mailbox.monitor as? ClosureEventMonitor {
                 return closures.dataTaskDidReceiveData != nil || closures.dataTaskDidReceiveResponse != nil
                     || closures.downloadTaskDidResumeAtOffset != nil || closures.taskDidSendBodyData != nil
                     || closures.downloadTaskDidWriteData != nil
@@ -48,9 +48,7 @@ public final class CompositeEventMonitor: EventMonitor {
 
     /// Sends an event that notification posters ignore.
     func performEvent(_ event: @escaping @Sendable (any EventMonitor) -> Void) {
-        for monitor in observers {
-            monitor.queue.async { event(monitor) }
-        }
+        for mailbox in observers { mailbox.send(event) }
     }
 
     /// Sends one of the eight events that are also posted as notifications: `event` to the

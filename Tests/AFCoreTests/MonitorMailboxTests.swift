@@ -1,0 +1,55 @@
+@testable import AFCore
+import Dispatch
+import Testing
+
+/// A monitor's events reach its queue in the order sent, a run of them in one pass of the queue.
+@Suite struct MonitorMailboxTests {
+    /// Records what runs on its queue, events and other blocks alike.
+    final class Log: EventMonitor, @unchecked Sendable {
+        let queue = DispatchQueue(label: "test.mailbox-monitor")
+        private(set) var entries: [String] = []  // only touched on `queue`
+
+        func add(_ entry: String) { entries.append(entry) }
+        static func event(_ name: String) -> @Sendable (any EventMonitor) -> Void {
+            { monitor in (monitor as? Log)?.add(name) }
+        }
+    }
+
+    @Test func eventsSentWhileTheQueueIsBusyArriveInOnePassInOrder() {
+        let log = Log()
+        let mailbox = MonitorMailbox(for: log)
+        log.queue.suspend()
+        for name in ["first", "second", "third"] { mailbox.send(Log.event(name)) }
+        // Queued after the first event's pass was scheduled, before the fourth event is sent.
+        log.queue.async { log.add("other block") }
+        mailbox.send(Log.event("fourth"))
+        log.queue.resume()
+        // The pass scheduled by the first event delivers all four: one wake-up of the queue,
+        // not one per event (each sent with its own `async`, the fourth would come after the
+        // other block).
+        #expect(log.queue.sync { log.entries } == ["first", "second", "third", "fourth", "other block"])
+    }
+
+    @Test func anEventSentAfterAPassSchedulesAnother() {
+        let log = Log()
+        let mailbox = MonitorMailbox(for: log)
+        mailbox.send(Log.event("first"))
+        log.queue.sync {}
+        mailbox.send(Log.event("second"))
+        #expect(log.queue.sync { log.entries } == ["first", "second"])
+    }
+
+    @Test func eventsFromManyThreadsEachArriveOnceInTheOrderEachThreadSentThem() {
+        let log = Log()
+        let mailbox = MonitorMailbox(for: log)
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for index in 0..<500 { mailbox.send(Log.event("\(thread):\(index)")) }
+        }
+        let entries = log.queue.sync { log.entries }
+        #expect(entries.count == 8 * 500)
+        for thread in 0..<8 {
+            let own = entries.filter { $0.hasPrefix("\(thread):") }
+            #expect(own == (0..<500).map { "\(thread):\($0)" })
+        }
+    }
+}
