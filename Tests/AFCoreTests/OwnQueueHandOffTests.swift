@@ -126,21 +126,27 @@ import Testing
         #expect(request.handOffs.value == 2)
     }
 
+    /// What `request`'s data handler saw on a queue of its own: the response's error, whether it
+    /// ran on that queue, and the request's state.
+    static func handled(_ request: DataRequest) async -> (error: AFError?, onItsQueue: Bool, state: Request.State) {
+        let handlerQueue = DispatchQueue(label: "test.own-queue-handler")
+        let key = DispatchSpecificKey<Bool>()
+        handlerQueue.setSpecific(key: key, value: true)
+        return await withCheckedContinuation { continuation in
+            request.responseData(queue: handlerQueue) {
+                continuation.resume(returning: ($0.error, DispatchQueue.getSpecific(key: key) == true, request.state))
+            }
+        }
+    }
+
     @Test func aCompletionWhileAnotherTransferRunsGoesToTheHandlersQueue() async throws {
         let session = makeSession()
         let request = session.request(Server.http("/bench.json")).validate()
         let stalled = await Self.stall(in: session)
-        let handlerQueue = DispatchQueue(label: "test.own-queue-handler")
-        let key = DispatchSpecificKey<Int>()
-        handlerQueue.setSpecific(key: key, value: 7)
-        let (error, seen, state) = await withCheckedContinuation { continuation in
-            request.responseData(queue: handlerQueue) {
-                continuation.resume(returning: ($0.error, DispatchQueue.getSpecific(key: key), request.state))
-            }
-        }
+        let (error, onItsQueue, state) = await Self.handled(request)
         stalled.cancel()
         #expect(error == nil)
-        #expect(seen == 7, "the handler ran on its queue")
+        #expect(onItsQueue, "the handler ran on its queue")
         #expect(state == .finished)
         // To the engine, then to the handler's queue, which completes the request and calls the
         // handler with no trip between.
@@ -153,18 +159,11 @@ import Testing
         let session = makeSession()
         let stalled = await Self.stall(in: session)
         let request = await Self.outsideATask { session.request(Server.http("/bench.json")).validate() }
-        let handlerQueue = DispatchQueue(label: "test.own-queue-handler-under-load")
-        let key = DispatchSpecificKey<Int>()
-        handlerQueue.setSpecific(key: key, value: 9)
-        let (error, seen, state) = await withCheckedContinuation { continuation in
-            request.responseData(queue: handlerQueue) {
-                continuation.resume(returning: ($0.error, DispatchQueue.getSpecific(key: key), request.state))
-            }
-        }
+        let (error, onItsQueue, state) = await Self.handled(request)
         stalled.cancel()
         #expect(request.ownsQueue)
         #expect(error == nil)
-        #expect(seen == 9, "the handler ran on its queue")
+        #expect(onItsQueue, "the handler ran on its queue")
         #expect(state == .finished)
         #expect(request.handOffs.value == 2)
     }
