@@ -39,6 +39,22 @@ import Testing
         #expect(log.queue.sync { log.entries } == ["first", "second"])
     }
 
+    /// A monitor whose event leads to another event (a monitor calling into its request): the
+    /// new one comes in the next pass, after the rest of the current one.
+    @Test func anEventSentFromAnEventComesAfterThoseAlreadyWaiting() {
+        let log = Log()
+        let mailbox = MonitorMailbox(for: log)
+        log.queue.suspend()
+        mailbox.send { monitor in
+            (monitor as? Log)?.add("first")
+            mailbox.send(Log.event("sent by first"))
+        }
+        mailbox.send(Log.event("second"))
+        log.queue.resume()
+        log.queue.sync {}  // the first pass; it scheduled the second
+        #expect(log.queue.sync { log.entries } == ["first", "second", "sent by first"])
+    }
+
     @Test func eventsFromManyThreadsEachArriveOnceInTheOrderEachThreadSentThem() {
         let log = Log()
         let mailbox = MonitorMailbox(for: log)

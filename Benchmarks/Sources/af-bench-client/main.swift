@@ -57,6 +57,10 @@ if arguments.count > 4, !arguments[4].isEmpty {
 }
 let inflight = min(count, requestedInflight)
 let form = arguments.count > 5 ? arguments[5] : "metrics"
+guard ["metrics", "result", "async", "hooked"].contains(form) else {
+    FileHandle.standardError.write(Data("af-bench-client: unknown form \(form)\n".utf8))
+    exit(2)
+}
 
 let configuration = URLSessionConfiguration.af.default
 configuration.httpMaximumConnectionsPerHost = inflight

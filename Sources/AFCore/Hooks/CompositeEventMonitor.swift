@@ -70,11 +70,11 @@ public final class CompositeEventMonitor: EventMonitor {
     func postNotification(_ name: Notification.Name, of request: Request, now: Bool = false) {
         guard !notifiers.isEmpty else { return }
         if now { return post(name, userInfo: Notification.userInfo(for: request)) }
-        let wasEmpty = pendingNotifications.withLock { lists in
-            defer { lists.pending.append((name, request)) }
-            return lists.pending.isEmpty
+        pendingNotifications.withLock { lists in
+            // Queued under the lock, as in `MonitorMailbox.send`.
+            if lists.pending.isEmpty { queue.async { self.postPendingNotifications() } }
+            lists.pending.append((name, request))
         }
-        if wasEmpty { queue.async { self.postPendingNotifications() } }
     }
 
     private func postPendingNotifications() {
@@ -83,7 +83,8 @@ public final class CompositeEventMonitor: EventMonitor {
             return lists.pending
         }
         defer {
-            notifications.removeAll(keepingCapacity: true)
+            // Kept for the next pass unless a burst made it large.
+            notifications.removeAll(keepingCapacity: notifications.capacity <= 1024)
             pendingNotifications.withLock { lists in lists.spare = notifications }
         }
         // A request's events come in pairs (resumed and its task resumed, its task completed

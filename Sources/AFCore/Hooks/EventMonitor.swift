@@ -20,7 +20,7 @@ public protocol EventMonitor: Sendable {
 
     // MARK: Session and task events
 
-    /// Never sent: an AF Session is not invalidated.
+    /// Sent once, as the Session is released: it is invalid from then on.
     func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?)
     /// Never sent: libcurl answers challenges with the request's credential.
     func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge)
