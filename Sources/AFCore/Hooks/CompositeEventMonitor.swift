@@ -70,11 +70,13 @@ public final class CompositeEventMonitor: EventMonitor {
     func postNotification(_ name: Notification.Name, of request: Request, now: Bool = false) {
         guard !notifiers.isEmpty else { return }
         if now { return post(name, userInfo: Notification.userInfo(for: request)) }
-        pendingNotifications.withLock { lists in
-            // Queued under the lock, as in `MonitorMailbox.send`.
-            if lists.pending.isEmpty { queue.async { self.postPendingNotifications() } }
-            lists.pending.append((name, request))
+        // Sent from the requests' `rootQueue` (a request on a queue of its own posts `now`), one
+        // at a time: the pass is queued before the next notification can be sent.
+        let wasEmpty = pendingNotifications.withLock { lists in
+            defer { lists.pending.append((name, request)) }
+            return lists.pending.isEmpty
         }
+        if wasEmpty { queue.async { self.postPendingNotifications() } }
     }
 
     private func postPendingNotifications() {
