@@ -87,12 +87,8 @@ import Testing
             let session = makeSession()
             // Made on a Dispatch worker: a request made inside a task while others are active
             // shares `rootQueue`.
-            let requests = await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
-                    continuation.resume(returning: (0..<count).map { _ in
-                        session.request(Server.http("/bench.json")).eventMonitor(recorder)
-                    })
-                }
+            let requests = await outsideAnyTask {
+                (0..<count).map { _ in session.request(Server.http("/bench.json")).eventMonitor(recorder) }
             }
             return ([session], requests)
         }
@@ -127,10 +123,8 @@ import Testing
     @Test(arguments: Placement.allCases)
     func eachHandlerRunsOnItsQueueAndSeesItsRequestFinished(placement: Placement) async throws {
         let sessions = (0..<(placement == .sessionEach ? Self.concurrency : 1)).map { _ in makeSession() }
-        let premade: [DataRequest]? = placement != .sharedSession ? nil : await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: (0..<Self.concurrency).map { _ in sessions[0].request(Server.http("/bench.json")) })
-            }
+        let premade: [DataRequest]? = placement != .sharedSession ? nil : await outsideAnyTask {
+            (0..<Self.concurrency).map { _ in sessions[0].request(Server.http("/bench.json")) }
         }
         if let premade { #expect(premade.allSatisfy { $0.ownsQueue }) }
         let key = DispatchSpecificKey<Int>()

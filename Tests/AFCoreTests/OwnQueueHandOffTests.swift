@@ -35,17 +35,10 @@ import Testing
         #expect(request.serializationQueue === request.underlyingQueue)
     }
 
-    /// `make` run on a Dispatch worker, outside any Swift task.
-    static func outsideATask<Value: Sendable>(_ make: @escaping @Sendable () -> Value) async -> Value {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: make()) }
-        }
-    }
-
     @Test func aRequestMadeOutsideATaskWhileAnotherIsActiveHasAQueueOfItsOwn() async throws {
         let session = makeSession()
         let first = session.request(Server.http("/bench.json"))
-        let second = await Self.outsideATask { session.request(Server.http("/bench.json")) }
+        let second = await outsideAnyTask { session.request(Server.http("/bench.json")) }
         #expect(first.ownsQueue && second.ownsQueue)
         #expect(second.underlyingQueue !== first.underlyingQueue && second.underlyingQueue !== session.rootQueue)
         #expect(await first.serializingData().response.error == nil)
@@ -70,7 +63,7 @@ import Testing
     /// new ones share `rootQueue` rather than have a queue made and released for each.
     @Test func withAsManyActiveRequestsAsQueuesKeptANewOneSharesRootQueue() async throws {
         let session = makeSession()
-        let (active, next) = await Self.outsideATask {
+        let (active, next) = await outsideAnyTask {
             let active = (0..<RequestQueues.capacity).map { _ in session.request(Server.http("/bench.json")) }
             return (active, session.request(Server.http("/bench.json")))
         }
@@ -158,7 +151,7 @@ import Testing
     @Test func aRequestMadeWhileAnotherRunsMakesTwoTripsUnderLoad() async throws {
         let session = makeSession()
         let stalled = await Self.stall(in: session)
-        let request = await Self.outsideATask { session.request(Server.http("/bench.json")).validate() }
+        let request = await outsideAnyTask { session.request(Server.http("/bench.json")).validate() }
         let (error, onItsQueue, state) = await Self.handled(request)
         stalled.cancel()
         #expect(request.ownsQueue)

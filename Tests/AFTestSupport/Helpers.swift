@@ -132,3 +132,11 @@ package final class OneShot: Sendable {
 package func sha256Hex(_ data: Data) throws -> String {
     String(try runProgram("/usr/bin/sha256sum", [], input: data).text.prefix(64))
 }
+
+/// `make` run on a Dispatch worker, outside any Swift task (where a request made while others
+/// are active gets a queue of its own, not the session's `rootQueue`).
+package func outsideAnyTask<Value: Sendable>(_ make: @escaping @Sendable () -> Value) async -> Value {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(returning: make()) }
+    }
+}

@@ -15,16 +15,16 @@ public final class CompositeEventMonitor: EventMonitor {
     /// The notification posters, which implement eight request events only: the other events
     /// are not sent to them at all, so a session with the default monitors pays for no more.
     private let notifiers: [AlamofireNotifications]
-    /// Notified events not posted yet, oldest first, and the emptied list of the last pass
-    /// posted, kept with its storage for the next one: no list is made per pass.
-    private let pendingNotifications = Protected<(pending: [(Notification.Name, Request)],
-                                                  spare: [(Notification.Name, Request)])>(([], []))
+    /// Notified events not posted yet, posted in runs on `queue`.
+    private let pendingNotifications: RunDelivery<PendingNotification>
 
     init(queue: DispatchQueue, monitors: [any EventMonitor]) {
         self.queue = queue
         self.monitors = monitors.flatMap { ($0 as? CompositeEventMonitor)?.monitors ?? [$0] }
         observers = self.monitors.filter { !($0 is AlamofireNotifications) }.map(MonitorMailbox.init(for:))
-        notifiers = self.monitors.compactMap { $0 as? AlamofireNotifications }
+        let notifiers = self.monitors.compactMap { $0 as? AlamofireNotifications }
+        self.notifiers = notifiers
+        pendingNotifications = RunDelivery(on: queue) { Self.post($0, to: notifiers) }
     }
 
     /// Whether any monitor gets events other than notifications.
@@ -55,9 +55,8 @@ public final class CompositeEventMonitor: EventMonitor {
     /// monitors, `name` to the notification posters, which need nothing but the request (so no
     /// task object is made for them). They post on this monitor's queue, which runs behind the
     /// session's `rootQueue`, where these events are emitted: posting then needs no other thread
-    /// to wake. Notifications wait in order in `pendingNotifications`; only the one that finds it
-    /// empty schedules a pass of the queue, and that pass posts all that arrived by then. With
-    /// `now`, posted at once (see `postNotification`).
+    /// to wake. Notifications wait in order in `pendingNotifications`, and a pass of the queue
+    /// posts all that arrived by then. With `now`, posted at once (see `postNotification`).
     func performNotifiedEvent(_ name: Notification.Name, of request: Request, now: Bool = false,
                               _ event: @escaping @Sendable (any EventMonitor) -> Void) {
         performEvent(event)
@@ -69,36 +68,31 @@ public final class CompositeEventMonitor: EventMonitor {
     /// not behind `rootQueue`, and posted there in their order.
     func postNotification(_ name: Notification.Name, of request: Request, now: Bool = false) {
         guard !notifiers.isEmpty else { return }
-        if now { return post(name, userInfo: Notification.userInfo(for: request)) }
-        // Sent from the requests' `rootQueue` (a request on a queue of its own posts `now`), one
-        // at a time: the pass is queued before the next notification can be sent.
-        let wasEmpty = pendingNotifications.withLock { lists in
-            defer { lists.pending.append((name, request)) }
-            return lists.pending.isEmpty
-        }
-        if wasEmpty { queue.async { self.postPendingNotifications() } }
+        if now { return Self.post(name, userInfo: Notification.userInfo(for: request), to: notifiers) }
+        pendingNotifications.send(PendingNotification(name: name, request: request))
     }
 
-    private func postPendingNotifications() {
-        var notifications = pendingNotifications.withLock { lists in
-            defer { lists.pending = lists.spare; lists.spare = [] }
-            return lists.pending
-        }
-        defer {
-            // Kept for the next pass unless a burst made it large.
-            notifications.removeAll(keepingCapacity: notifications.capacity <= 1024)
-            pendingNotifications.withLock { lists in lists.spare = notifications }
-        }
+    /// A notified event waiting to be posted.
+    private struct PendingNotification: Sendable {
+        let name: Notification.Name
+        let request: Request
+    }
+
+    /// Posts a pass's notifications, in order.
+    private static func post(_ notifications: [PendingNotification], to notifiers: [AlamofireNotifications]) {
         // A request's events come in pairs (resumed and its task resumed, its task completed
         // and finished): the pair shares one `userInfo`.
         var last: (request: Request, userInfo: [AnyHashable: Any])?
-        for (name, request) in notifications {
-            if last?.request !== request { last = (request, Notification.userInfo(for: request)) }
-            post(name, userInfo: last?.userInfo)
+        for pending in notifications {
+            if last?.request !== pending.request {
+                last = (pending.request, Notification.userInfo(for: pending.request))
+            }
+            post(pending.name, userInfo: last?.userInfo, to: notifiers)
         }
     }
 
-    private func post(_ name: Notification.Name, userInfo: [AnyHashable: Any]?) {
+    private static func post(_ name: Notification.Name, userInfo: [AnyHashable: Any]?,
+                             to notifiers: [AlamofireNotifications]) {
         let notification = Notification(name: name, object: nil, userInfo: userInfo)
         for notifier in notifiers { notifier.post(notification) }
     }
