@@ -48,7 +48,8 @@ func requestTables(fixture: Fixture, clients: Clients, options: Options) throws 
         let libcurl = medians[1]
         // The floor: the best of the skeletons that do Alamofire's obliged work (the fastest, and
         // the least CPU per request, each over libcurl's); for the status + metrics form, of
-        // those that also build the HTTPURLResponse.
+        // those that also build the HTTPURLResponse; for the async form, of those awaiting each
+        // request in a task.
         func floor(of skeletons: [ClientRunner]) -> (rate: Double, cpu: Double) {
             let names = Set(skeletons.map(\.name))
             let results = zip(runners, medians).filter { names.contains($0.0.name) }.map(\.1)
@@ -56,7 +57,8 @@ func requestTables(fixture: Fixture, clients: Clients, options: Options) throws 
         }
         let forms = [(clients.af, medians[0])] + zip(clients.afForms, medians[clients.all.count...]).map { ($0, $1) }
         for (form, result) in forms {
-            let (floorRate, floorCPU) = floor(of: form.name == clients.af.name ? clients.responseFloors : clients.floors)
+            let (floorRate, floorCPU) = floor(of: form.name == clients.af.name ? clients.responseFloors
+                                                  : form.extraArguments == ["async"] ? clients.awaitFloors : clients.floors)
             summary.add([workload.name, form.name, String(format: "%.0f", result.requestsPerSecond)]
                         + peers.map { ratio(result.requestsPerSecond, $0.requestsPerSecond) }
                         + [String(format: "%.2f×", result.cpuMillisecondsPer1000 / libcurl.cpuMillisecondsPer1000),

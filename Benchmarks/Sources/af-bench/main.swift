@@ -68,6 +68,8 @@ struct Clients {
     /// The same skeletons building the `HTTPURLResponse` the handler reads: the floor for the
     /// status + metrics form.
     let responseFloors: [ClientRunner]
+    /// The same skeletons awaiting each request in a Swift task: the floor for the async form.
+    let awaitFloors: [ClientRunner]
 
     init(directory: URL) {
         let afPath = directory.appendingPathComponent("af-bench-client")
@@ -95,9 +97,13 @@ struct Clients {
             ClientRunner(name: "skeleton: \(name) + Alamofire's work + HTTPURLResponse", executable: skeletonPath,
                          extraArguments: [shape + "+contract+response"])
         }
+        awaitFloors = floorShapes.map { name, shape in
+            ClientRunner(name: "skeleton: \(name) + Alamofire's work, awaited", executable: skeletonPath,
+                         extraArguments: [shape + "+contract+await"])
+        }
         skeletons = zip(shapes, ceilings).flatMap { shape, ceiling in
             [ClientRunner(name: "skeleton: \(shape.0)", executable: skeletonPath, extraArguments: [shape.1]), ceiling]
-        } + floors + responseFloors
+        } + floors + responseFloors + awaitFloors
     }
 }
 

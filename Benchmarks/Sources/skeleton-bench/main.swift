@@ -17,6 +17,11 @@
 //   A "+fields" suffix also collects each response's header lines into a [String: String] on the
 //   root (or caller's) queue; "+response" then builds FoundationNetworking's HTTPURLResponse from
 //   them, as every AF response handler receives one.
+//   "+await" (after "+contract") awaits each request in a Swift task, as AF's async form does:
+//   one task per request in flight, each starting its next request once the last one's response
+//   arrived. The thread that learns of the end resumes the task, which does the completion's work
+//   itself (af-hops: the root queue does it, then resumes the task), so a request's end wakes one
+//   thread, as the handler's queue does in the callback shapes.
 
 import BenchSupport
 import Dispatch
@@ -29,8 +34,9 @@ import SkeletonShim
 let arguments = CommandLine.arguments
 guard arguments.count == 6, let url = URL(string: arguments[1]), let count = Int(arguments[2]),
       let requestedInflight = Int(arguments[3]), count > 0, requestedInflight > 0,
-      ["af-hops", "min-hops", "shared", "af-hops+contract", "min-hops+contract", "shared+contract"].contains(arguments[5].replacingOccurrences(of: "+response", with: "").replacingOccurrences(of: "+fields", with: "")) else {
-    FileHandle.standardError.write(Data("usage: skeleton-bench URL COUNT INFLIGHT CAFILE af-hops|min-hops|shared[+contract|+fields|+response]\n".utf8))
+      ["af-hops", "min-hops", "shared", "af-hops+contract", "min-hops+contract", "shared+contract"].contains(arguments[5].replacingOccurrences(of: "+response", with: "").replacingOccurrences(of: "+fields", with: "").replacingOccurrences(of: "+await", with: "")),
+      !arguments[5].contains("+await") || arguments[5].contains("+contract") else {
+    FileHandle.standardError.write(Data("usage: skeleton-bench URL COUNT INFLIGHT CAFILE af-hops|min-hops|shared[+contract[+await]|+fields|+response]\n".utf8))
     exit(2)
 }
 let shape = arguments[5]
@@ -39,6 +45,7 @@ let sharesMulti = shape.hasPrefix("shared")
 let buildsResponse = shape.hasSuffix("+response")
 let collectsFields = buildsResponse || shape.hasSuffix("+fields")
 let keepsContract = shape.contains("+contract")
+let awaits = shape.contains("+await")
 let cafile = arguments[4]
 let inflight = min(count, requestedInflight)
 
@@ -63,6 +70,7 @@ let slots = (0..<inflight).map { _ -> Slot in
         var lines = contractHeaderLines.map { strdup($0).map { UnsafePointer($0) } }
         guard skeleton_transfer_keep_contract(transfer, &lines, Int32(lines.count)) == 0 else { fatalError("curl_slist_append failed") }
     }
+    if awaits { transfer.pointee.waiter = Unmanaged.passRetained(Waiter()).toOpaque() }
     return Slot(transfer: transfer)
 }
 
@@ -76,14 +84,30 @@ nonisolated(unsafe) var shared: Shared!
     if status == 200 { tally.bytes += transfer.pointee.bodyBytes } else { tally.failures += 1 }
     transfer.pointee.bodyBytes = 0
     if tally.started < count {
-        start(slot)
+        startNext(slot)
     } else if tally.finished == count {
         done.signal()
     }
 }
 
-@Sendable func start(_ slot: Slot) {
+/// On `handlerQueue`: the next request on `slot`'s transfer.
+@Sendable func startNext(_ slot: Slot) {
     tally.started += 1
+    start(slot)
+}
+
+/// What the handler makes of `response`: its status, or 0 for a failure. "+response": the
+/// handler reads the HTTPURLResponse, built then from the lines.
+@Sendable func handlerStatus(of response: ContractResponse, status: Int, _ slot: Slot) -> Int {
+    if case .failure = response.result { return 0 }
+    if buildsResponse, HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1",
+                                       headerFields: headerFields(slot))?.statusCode != status {
+        return 0
+    }
+    return status
+}
+
+@Sendable func start(_ slot: Slot) {
     if keepsContract { makeContractRequest(for: slot, url: url) }
     /// The resume: the contract's notifications, then the transfer to curl.
     @Sendable func send() {
@@ -94,17 +118,20 @@ nonisolated(unsafe) var shared: Shared!
 }
 
 @Sendable func finished(_ slot: Slot, status: Int) {
+    if awaits {
+        let waiter = Waiter.of(slot)
+        if usesRootQueue {
+            rootQueue.async { waiter.resume(returning: handlerStatus(of: completeContractRequest(for: slot, status: status), status: status, slot)) }
+        } else {
+            waiter.resume(returning: status)
+        }
+        return
+    }
     let deliver: @Sendable () -> Void = {
         if keepsContract {
             // Off the engine thread: on the root queue (af-hops) or the handler's queue (the others).
             let receive: @Sendable (ContractResponse) -> Void = { response in
-                if case .failure = response.result { return handle(slot, status: 0) }
-                // "+response": the handler reads the HTTPURLResponse, built then from the lines.
-                if buildsResponse, HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1",
-                                                   headerFields: headerFields(slot))?.statusCode != status {
-                    return handle(slot, status: 0)
-                }
-                handle(slot, status: status)
+                handle(slot, status: handlerStatus(of: response, status: status, slot))
             }
             if usesRootQueue {
                 let response = completeContractRequest(for: slot, status: status)
@@ -139,7 +166,14 @@ if sharesMulti {
 }
 
 measureRequests(on: handlerQueue, start: {
-    for slot in slots { start(slot) }
+    if awaits {
+        startAwaitingTasks(count: count, start: start) { slot, status in
+            // af-hops: the root queue did the completion's work before resuming the task.
+            usesRootQueue ? status : handlerStatus(of: completeContractRequest(for: slot, status: status), status: status, slot)
+        }
+    } else {
+        for slot in slots { startNext(slot) }
+    }
 }, until: done) { seconds, usage in
     RunResult(requests: count, failures: tally.failures, seconds: seconds, cpuSeconds: usage.cpuSeconds,
               maxRSSKiB: usage.maxRSSKiB, connections: -1, bytes: tally.bytes)

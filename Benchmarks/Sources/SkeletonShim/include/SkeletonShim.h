@@ -17,6 +17,8 @@ typedef struct {
     struct curl_slist *headerList;
     /// The request the transfer is for ("+contract" shapes), retained.
     void *owner;
+    /// Where the task awaiting the transfer waits ("+await" shapes), retained.
+    void *waiter;
 } skeleton_transfer;
 
 /// A multi handle set up as curl-multi-bench sets its own.

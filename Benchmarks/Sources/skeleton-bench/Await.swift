@@ -1,0 +1,81 @@
+// The "+await" shapes: each request awaited in a Swift task, as AF's async form is.
+
+import Foundation
+import SkeletonShim
+
+/// Where the task awaiting a slot's transfer waits; one per slot, made once.
+final class Waiter: @unchecked Sendable {
+    /// Set by the task before the transfer starts, taken by the thread that learns of its end.
+    private var continuation: UnsafeContinuation<Int, Never>?
+
+    static func of(_ slot: Slot) -> Waiter {
+        Unmanaged<Waiter>.fromOpaque(slot.transfer.pointee.waiter!).takeUnretainedValue()
+    }
+
+    /// Starts a request with `start` and waits for its status.
+    func await(starting start: () -> Void) async -> Int {
+        await withUnsafeContinuation { continuation in
+            self.continuation = continuation
+            start()
+        }
+    }
+
+    func resume(returning status: Int) {
+        let continuation = self.continuation
+        self.continuation = nil
+        continuation?.resume(returning: status)
+    }
+}
+
+/// The next request number to start, shared by the tasks (one lock per request, as in
+/// af-bench-client's async form).
+final class StartCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var started = 0
+    private let limit: Int
+    private var tasksLeft: Int
+
+    init(limit: Int, tasks: Int) {
+        self.limit = limit
+        tasksLeft = tasks
+    }
+
+    func take() -> Bool {
+        lock.withLock {
+            guard started < limit else { return false }
+            started += 1
+            return true
+        }
+    }
+
+    /// A task ended; true for the last one.
+    func taskEnded() -> Bool { lock.withLock { tasksLeft -= 1; return tasksLeft == 0 } }
+}
+
+/// One task per slot, each awaiting one request after another until `count` were started (each
+/// started with `start`, its status then made the handler's with `receive`); each keeps its own
+/// counts and adds them to `tally` once, at its end.
+func startAwaitingTasks(count: Int, start: @escaping @Sendable (Slot) -> Void,
+                        receive: @escaping @Sendable (Slot, Int) -> Int) {
+    let counter = StartCounter(limit: count, tasks: slots.count)
+    for slot in slots {
+        Task {
+            let waiter = Waiter.of(slot)
+            var finished = 0, failures = 0, bytes = 0
+            while counter.take() {
+                let status = receive(slot, await waiter.await { start(slot) })
+                finished += 1
+                if status == 200 { bytes += slot.transfer.pointee.bodyBytes } else { failures += 1 }
+                slot.transfer.pointee.bodyBytes = 0
+            }
+            let last = counter.taskEnded()
+            handlerQueue.sync {
+                tally.started += finished
+                tally.finished += finished
+                tally.failures += failures
+                tally.bytes += bytes
+                if last { done.signal() }
+            }
+        }
+    }
+}
