@@ -24,18 +24,6 @@ extension Notification {
     public var request: Request? {
         userInfo?[String.requestKey] as? Request
     }
-
-    /// The `userInfo` of a notification about `request`.
-    static func userInfo(for request: Request) -> [AnyHashable: Any] {
-        // Filled from a one-entry template through the entry's index: the copy keeps the
-        // template's layout, so the key is not hashed again for every notification.
-        var userInfo = requestUserInfo
-        userInfo.values[userInfo.startIndex] = request
-        return userInfo
-    }
-
-    /// Immutable, and holds only a string key and `()`.
-    nonisolated(unsafe) private static let requestUserInfo: [AnyHashable: Any] = [String.requestKey: ()]
 }
 
 extension String {
@@ -57,7 +45,7 @@ public final class AlamofireNotifications: EventMonitor {
     public init() {}
 
     func post(_ name: Notification.Name, _ request: Request) {
-        post(Notification(name: name, object: nil, userInfo: Notification.userInfo(for: request)))
+        RequestUserInfo.with(request) { post(Notification(name: name, object: nil, userInfo: $0)) }
     }
 
     func post(_ notification: Notification) {

@@ -68,7 +68,7 @@ public final class CompositeEventMonitor: EventMonitor {
     /// not behind `rootQueue`, and posted there in their order.
     func postNotification(_ name: Notification.Name, of request: Request, now: Bool = false) {
         guard !notifiers.isEmpty else { return }
-        if now { return Self.post(name, userInfo: Notification.userInfo(for: request), to: notifiers) }
+        if now { return RequestUserInfo.with(request) { Self.post(name, userInfo: $0, to: notifiers) } }
         pendingNotifications.send(PendingNotification(name: name, request: request))
     }
 
@@ -80,14 +80,8 @@ public final class CompositeEventMonitor: EventMonitor {
 
     /// Posts a pass's notifications, in order.
     private static func post(_ notifications: [PendingNotification], to notifiers: [AlamofireNotifications]) {
-        // A request's events come in pairs (resumed and its task resumed, its task completed
-        // and finished): the pair shares one `userInfo`.
-        var last: (request: Request, userInfo: [AnyHashable: Any])?
         for pending in notifications {
-            if last?.request !== pending.request {
-                last = (pending.request, Notification.userInfo(for: pending.request))
-            }
-            post(pending.name, userInfo: last?.userInfo, to: notifiers)
+            RequestUserInfo.with(pending.request) { post(pending.name, userInfo: $0, to: notifiers) }
         }
     }
 
