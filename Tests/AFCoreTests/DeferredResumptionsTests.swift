@@ -1,4 +1,5 @@
 @testable import AFCore
+import Dispatch
 import Testing
 
 @Suite struct DeferredResumptionsTests {
@@ -27,6 +28,42 @@ import Testing
             order.withLock { $0.append("outer ends") }
         }
         #expect(order.withLock { $0 } == ["inner ends", "outer ends", "resumed"])
+        #expect(DeferredResumptions.current == nil)
+    }
+
+    @Test func aThreadReusesItsCollectionForAQueueAndItHoldsThatQueuesCalls() {
+        let queue = DispatchQueue(label: "held")
+        let other = DispatchQueue(label: "other")
+        var first: DeferredResumptions?, second: DeferredResumptions?
+        var holdsQueue = false, holdsOther = true
+        DeferredResumptions.collecting(runningOn: queue) {
+            first = DeferredResumptions.current
+            holdsQueue = first?.holds(queue) ?? false
+        }
+        DeferredResumptions.collecting(runningOn: other) {
+            second = DeferredResumptions.current
+            holdsOther = second?.holds(queue) ?? true
+        }
+        #expect(first != nil && first === second)
+        #expect(holdsQueue)
+        #expect(!holdsOther)
+        #expect(first?.holds(queue) == false)
+    }
+
+    @Test func workHeldByTheThreadsCollectionThatCollectsAgainGetsACollectionOfItsOwn() {
+        let queue = DispatchQueue(label: "held")
+        let order = Protected<[String]>([])
+        DeferredResumptions.collecting(runningOn: queue) {
+            DeferredResumptions.current?.hold {
+                // Runs while the thread's collection makes what it held: a new one collects this.
+                DeferredResumptions.collecting(runningOn: queue) {
+                    DeferredResumptions.current?.hold { order.withLock { $0.append("inner held") } }
+                    order.withLock { $0.append("inner body") }
+                }
+                order.withLock { $0.append("outer held") }
+            }
+        }
+        #expect(order.withLock { $0 } == ["inner body", "inner held", "outer held"])
         #expect(DeferredResumptions.current == nil)
     }
 

@@ -9,16 +9,18 @@ import Dispatch
 /// and a worker would be woken for it later; resumed after, the task finds the queue free.
 ///
 /// The engine has one, for the completions its thread runs when idle. A completion run on its
-/// handler's queue (see `SessionTask.transferDidComplete`) has one of its own, which also holds
-/// the handler calls bound for that queue: made after the completion, where the thread already
-/// is, they cost no trip.
+/// handler's queue (see `SessionTask.transferDidComplete`) uses one kept by its thread for that
+/// queue, which also holds the handler calls bound for the queue: made after the completion,
+/// where the thread already is, they cost no trip.
 ///
 /// Used by one thread at a time: `collecting` runs on the thread that holds the collection, and
 /// the list is reached only through the thread-local slot that thread sets.
 final class DeferredResumptions: @unchecked Sendable {
     private var held: [StoredClosure] = []
     /// The queue the collecting thread runs on, whose handler calls are held too; nil for the engine's.
-    private let queue: DispatchQueue?
+    private var queue: DispatchQueue?
+    /// Whether a collection of this instance is under way (its held work included).
+    private var collects = false
 
     init(runningOn queue: DispatchQueue? = nil) {
         self.queue = queue
@@ -38,13 +40,27 @@ final class DeferredResumptions: @unchecked Sendable {
     /// the order they were made. Inside another collection, the outer one holds them.
     func collecting(_ body: () -> Void) {
         guard pthread_getspecific(Self.slot) == nil else { return body() }
+        collects = true
         pthread_setspecific(Self.slot, Unmanaged.passUnretained(self).toOpaque())
         body()
         pthread_setspecific(Self.slot, nil)
         // Nothing is held while they are made: the slot is clear.
         for entry in held { entry.run() }
         held.removeAll(keepingCapacity: true)
+        collects = false
     }
+
+    /// As `collecting(_:)` on an instance for `queue` (see `init(runningOn:)`): the calling
+    /// thread's own, reused from one completion to the next, unless it is collecting already.
+    static func collecting(runningOn queue: DispatchQueue, _ body: () -> Void) {
+        let own = perThread.current
+        guard !own.collects else { return DeferredResumptions(runningOn: queue).collecting(body) }
+        own.queue = queue
+        own.collecting(body)
+        own.queue = nil
+    }
+
+    private static let perThread = ThreadOwned { DeferredResumptions() }
 
     /// The collection under way on the current thread, if any.
     static var current: DeferredResumptions? {

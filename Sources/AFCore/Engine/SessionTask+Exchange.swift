@@ -32,7 +32,7 @@ extension SessionTask: TransferDelegate {
             // which nothing else holds for long) and then the handler, where it already is.
             handOffs.record()
             batch.add(on: handlerQueue) {
-                DeferredResumptions(runningOn: handlerQueue).collecting {
+                DeferredResumptions.collecting(runningOn: handlerQueue) {
                     self.queue.sync { self.complete(transfer, outcome: outcome) }
                 }
             }
