@@ -35,19 +35,38 @@ import Testing
         let queue = DispatchQueue(label: "held")
         let other = DispatchQueue(label: "other")
         var first: DeferredResumptions?, second: DeferredResumptions?
-        var holdsQueue = false, holdsOther = true
+        var holdsQueue = false, holdsFirstQueueLater = true, holdsOther = false
         DeferredResumptions.collecting(runningOn: queue) {
             first = DeferredResumptions.current
             holdsQueue = first?.holds(queue) ?? false
         }
         DeferredResumptions.collecting(runningOn: other) {
             second = DeferredResumptions.current
-            holdsOther = second?.holds(queue) ?? true
+            holdsFirstQueueLater = second?.holds(queue) ?? true
+            holdsOther = second?.holds(other) ?? false
         }
         #expect(first != nil && first === second)
         #expect(holdsQueue)
-        #expect(!holdsOther)
-        #expect(first?.holds(queue) == false)
+        #expect(!holdsFirstQueueLater)
+        #expect(holdsOther)
+        #expect(first?.holds(other) == false)
+    }
+
+    @Test func insideAnotherCollectionTheOuterOneHoldsWhatTheThreadsCollectionWouldHave() {
+        let outer = DeferredResumptions()
+        let queue = DispatchQueue(label: "held")
+        let order = Protected<[String]>([])
+        var current: DeferredResumptions?
+        outer.collecting {
+            DeferredResumptions.collecting(runningOn: queue) {
+                current = DeferredResumptions.current
+                DeferredResumptions.current?.hold { order.withLock { $0.append("resumed") } }
+            }
+            order.withLock { $0.append("outer ends") }
+        }
+        #expect(current === outer)
+        #expect(!outer.holds(queue))
+        #expect(order.withLock { $0 } == ["outer ends", "resumed"])
     }
 
     @Test func workHeldByTheThreadsCollectionThatCollectsAgainGetsACollectionOfItsOwn() {

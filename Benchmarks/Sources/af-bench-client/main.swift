@@ -124,8 +124,7 @@ final class StartCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var next = 0
     private let limit: Int
-    private var loopsLeft: Int
-    init(limit: Int, loops: Int) { self.limit = limit; loopsLeft = loops }
+    init(limit: Int) { self.limit = limit }
     func take() -> Bool {
         lock.withLock {
             guard next < limit else { return false }
@@ -133,14 +132,12 @@ final class StartCounter: @unchecked Sendable {
             return true
         }
     }
-    /// A loop ended with its own counts; the last one's caller signals the end.
-    func loopEnded() -> Bool { lock.withLock { loopsLeft -= 1; return loopsLeft == 0 } }
 }
 
 /// `inflight` tasks, each awaiting one request after another until `count` were started; each
 /// keeps its own counts and adds them to `tally` once, at its end (as ahc-bench-client's do).
 func startAsyncLoops() {
-    let counter = StartCounter(limit: count, loops: inflight)
+    let counter = StartCounter(limit: count)
     for _ in 0..<inflight {
         Task {
             var finished = 0, failures = 0, bytes = 0
@@ -149,13 +146,13 @@ func startAsyncLoops() {
                 finished += 1
                 if let data { bytes += data.count } else { failures += 1 }
             }
-            let last = counter.loopEnded()
             handlerQueue.sync {
                 tally.started += finished
                 tally.finished += finished
                 tally.failures += failures
                 tally.bytes += bytes
-                if last { done.signal() }
+                // The last loop to report, all counts in: decided here, where they are added.
+                if tally.finished == count { done.signal() }
             }
         }
     }

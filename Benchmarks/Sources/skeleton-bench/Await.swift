@@ -33,12 +33,8 @@ final class StartCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var started = 0
     private let limit: Int
-    private var tasksLeft: Int
 
-    init(limit: Int, tasks: Int) {
-        self.limit = limit
-        tasksLeft = tasks
-    }
+    init(limit: Int) { self.limit = limit }
 
     func take() -> Bool {
         lock.withLock {
@@ -47,9 +43,6 @@ final class StartCounter: @unchecked Sendable {
             return true
         }
     }
-
-    /// A task ended; true for the last one.
-    func taskEnded() -> Bool { lock.withLock { tasksLeft -= 1; return tasksLeft == 0 } }
 }
 
 /// One task per slot, each awaiting one request after another until `count` were started (each
@@ -57,7 +50,7 @@ final class StartCounter: @unchecked Sendable {
 /// counts and adds them to `tally` once, at its end.
 func startAwaitingTasks(count: Int, start: @escaping @Sendable (Slot) -> Void,
                         receive: @escaping @Sendable (Slot, Int) -> Int) {
-    let counter = StartCounter(limit: count, tasks: slots.count)
+    let counter = StartCounter(limit: count)
     for slot in slots {
         Task {
             let waiter = Waiter.of(slot)
@@ -68,13 +61,13 @@ func startAwaitingTasks(count: Int, start: @escaping @Sendable (Slot) -> Void,
                 if status == 200 { bytes += slot.transfer.pointee.bodyBytes } else { failures += 1 }
                 slot.transfer.pointee.bodyBytes = 0
             }
-            let last = counter.taskEnded()
             handlerQueue.sync {
                 tally.started += finished
                 tally.finished += finished
                 tally.failures += failures
                 tally.bytes += bytes
-                if last { done.signal() }
+                // The last task to report, all counts in: decided here, where they are added.
+                if tally.finished == count { done.signal() }
             }
         }
     }

@@ -9,9 +9,10 @@ import Dispatch
 /// and a worker would be woken for it later; resumed after, the task finds the queue free.
 ///
 /// The engine has one, for the completions its thread runs when idle. A completion run on its
-/// handler's queue (see `SessionTask.transferDidComplete`) uses one kept by its thread for that
-/// queue, which also holds the handler calls bound for the queue: made after the completion,
-/// where the thread already is, they cost no trip.
+/// handler's queue (see `SessionTask.transferDidComplete`) uses its thread's own, pointed at
+/// that queue for the time, which also holds the handler calls bound for the queue: made after
+/// the completion, where the thread already is, they cost no trip. (A new one collects while
+/// the thread's own still makes what it held.)
 ///
 /// Used by one thread at a time: `collecting` runs on the thread that holds the collection, and
 /// the list is reached only through the thread-local slot that thread sets.
@@ -53,6 +54,8 @@ final class DeferredResumptions: @unchecked Sendable {
     /// As `collecting(_:)` on an instance for `queue` (see `init(runningOn:)`): the calling
     /// thread's own, reused from one completion to the next, unless it is collecting already.
     static func collecting(runningOn queue: DispatchQueue, _ body: () -> Void) {
+        // Inside another collection, which holds what `body` makes.
+        guard pthread_getspecific(slot) == nil else { return body() }
         let own = perThread.current
         guard !own.collects else { return DeferredResumptions(runningOn: queue).collecting(body) }
         own.queue = queue

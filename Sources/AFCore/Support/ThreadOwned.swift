@@ -3,7 +3,8 @@ import Glibc
 #endif
 
 /// One instance of `Value` per thread, made at the thread's first use and released when the
-/// thread ends: for objects reused by one thread at a time without a lock.
+/// thread ends (the main thread's lives until the process ends): for objects reused by one
+/// thread at a time without a lock.
 final class ThreadOwned<Value: AnyObject>: Sendable {
     private let key: pthread_key_t
     private let make: @Sendable () -> Value
@@ -25,7 +26,8 @@ final class ThreadOwned<Value: AnyObject>: Sendable {
             return Unmanaged<Value>.fromOpaque(owned).takeUnretainedValue()
         }
         let made = make()
-        pthread_setspecific(key, Unmanaged.passRetained(made).toOpaque())
+        let status = pthread_setspecific(key, Unmanaged.passRetained(made).toOpaque())
+        precondition(status == 0, "no memory for a thread-local value (error \(status))")
         return made
     }
 }
