@@ -387,6 +387,28 @@ import Testing
         #expect(try Data(contentsOf: loose).count == 100, "continued, not cut")
     }
 
+    /// A body starting from zero replaces what the file held (before the writer, or an earlier
+    /// response's body); one continuing keeps the bytes before the offset and drops the rest; a
+    /// fresh, empty file takes the body as it is.
+    @Test func theWriterCutsWhatTheNewBodyDoesNotKeep() throws {
+        func written(over old: Data, offset: Int64, earlierBody: String? = nil) throws -> Data {
+            let file = files.url("AF-download-", suffix: ".tmp")
+            try old.write(to: file)
+            let writer = try FileDownloadWriter(target: DownloadTarget(file: file, resumeOffset: offset))
+            for body in [earlierBody, "new"].compactMap({ $0 }) {
+                writer.start(keeping: offset)
+                #expect(Data(body.utf8).withUnsafeBytes { writer.write($0.baseAddress!, count: $0.count) })
+                #expect(writer.flush())
+            }
+            return try Data(contentsOf: file)
+        }
+        #expect(try written(over: Data("0123456789".utf8), offset: 0) == Data("new".utf8))
+        #expect(try written(over: Data("0123456789".utf8), offset: 4) == Data("0123new".utf8))
+        #expect(try written(over: Data(), offset: 0) == Data("new".utf8))
+        #expect(try written(over: Data(), offset: 0, earlierBody: "an earlier response's body") == Data("new".utf8))
+        #expect(try written(over: Data("0123456789".utf8), offset: 4, earlierBody: "an earlier body") == Data("0123new".utf8))
+    }
+
     @Test func resumeDataCarriesNoCredentials() async throws {
         let session = makeSession()
         let response = await session.download(Server.faults("/resumable?size=10000&cut=3000"),

@@ -71,7 +71,15 @@ final class FileDownloadWriter {
         if resumeOffset > 0 {
             return Int64(status.st_size) >= resumeOffset ? nil : "The partial download is shorter than its resume data says."
         }
-        return ftruncate(descriptor, 0) == 0 ? nil : String(cString: strerror(errno))
+        return truncate(descriptor, to: 0, from: Int64(status.st_size)) ? nil : String(cString: strerror(errno))
+    }
+
+    /// Cuts the file to `length` bytes, only when it is longer: on ext4, cutting a file to no
+    /// bytes, even an empty one, makes its close wait for the whole file's writeback to start
+    /// (the filesystem's guard for files rewritten in place), which held a 1 GiB download's end
+    /// for a third of its time.
+    private static func truncate(_ descriptor: Int32, to length: Int64, from size: Int64) -> Bool {
+        size <= length || ftruncate(descriptor, off_t(length)) == 0
     }
 
     deinit {
@@ -117,7 +125,8 @@ final class FileDownloadWriter {
     /// offset for a body that continues the file. Drops what an earlier response left gathered.
     func start(keeping length: Int64) {
         buffered = 0
-        _ = ftruncate(descriptor, off_t(length))
+        var status = stat()
+        _ = Self.truncate(descriptor, to: length, from: fstat(descriptor, &status) == 0 ? Int64(status.st_size) : .max)
         _ = lseek(descriptor, off_t(length), SEEK_SET)
         flushAt = Self.bufferSize - Int(length % Int64(Self.pageSize))
     }
