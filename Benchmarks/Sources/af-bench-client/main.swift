@@ -118,22 +118,6 @@ let done = DispatchSemaphore(value: 0)
     }
 }
 
-/// The next request number to start, shared by the async loops: one lock per request, as
-/// ahc-bench-client's loops share theirs (not a trip to `handlerQueue`).
-final class StartCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
-    private let limit: Int
-    init(limit: Int) { self.limit = limit }
-    func take() -> Bool {
-        lock.withLock {
-            guard next < limit else { return false }
-            next += 1
-            return true
-        }
-    }
-}
-
 /// `inflight` tasks, each awaiting one request after another until `count` were started; each
 /// keeps its own counts and adds them to `tally` once, at its end (as ahc-bench-client's do).
 func startAsyncLoops() {

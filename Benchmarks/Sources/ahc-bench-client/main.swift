@@ -11,21 +11,6 @@ import Foundation
 import NIOCore
 import NIOSSL
 
-/// The next request number to start, shared by the in-flight tasks.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
-    private let limit: Int
-    init(limit: Int) { self.limit = limit }
-    func take() -> Bool {
-        lock.withLock {
-            guard next < limit else { return false }
-            next += 1
-            return true
-        }
-    }
-}
-
 func makeClient(caFile: String?, inflight: Int) -> HTTPClient {
     var configuration = HTTPClient.Configuration()
     if let caFile {
@@ -40,7 +25,7 @@ func makeClient(caFile: String?, inflight: Int) -> HTTPClient {
 
 func runRequests(url: String, count: Int, inflight: Int, caFile: String?) async throws -> RunResult {
     let client = makeClient(caFile: caFile, inflight: inflight)
-    let counter = Counter(limit: count)
+    let counter = StartCounter(limit: count)
     let start = DispatchTime.now()
     let (failures, bytes) = await withTaskGroup(of: (Int, Int).self) { group in
         for _ in 0..<min(inflight, count) {

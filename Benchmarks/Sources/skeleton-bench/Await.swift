@@ -1,5 +1,6 @@
 // The "+await" shapes: each request awaited in a Swift task, as AF's async form is.
 
+import BenchSupport
 import Foundation
 import SkeletonShim
 
@@ -24,24 +25,6 @@ final class Waiter: @unchecked Sendable {
         let continuation = self.continuation
         self.continuation = nil
         continuation?.resume(returning: status)
-    }
-}
-
-/// The next request number to start, shared by the tasks (one lock per request, as in
-/// af-bench-client's async form).
-final class StartCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var started = 0
-    private let limit: Int
-
-    init(limit: Int) { self.limit = limit }
-
-    func take() -> Bool {
-        lock.withLock {
-            guard started < limit else { return false }
-            started += 1
-            return true
-        }
     }
 }
 
