@@ -76,8 +76,8 @@ final class FileDownloadWriter {
 
     /// Cuts the file to `length` bytes, only when it is longer: on ext4, cutting a file to no
     /// bytes, even an empty one, makes its close wait for the whole file's writeback to start
-    /// (the filesystem's guard for files rewritten in place), which held a 1 GiB download's end
-    /// for a third of its time.
+    /// (the filesystem's guard for files rewritten in place), which stalls the end of a large
+    /// download (see Benchmarks/README).
     private static func truncate(_ descriptor: Int32, to length: Int64, from size: Int64) -> Bool {
         size <= length || ftruncate(descriptor, off_t(length)) == 0
     }
