@@ -118,11 +118,8 @@ extension SessionTask {
 extension CacheCredentials {
     /// The credentials an exchange sends: its header lines, URL and challenge credential.
     init(sentBy spec: TransferSpec) {
-        let headers = spec.headerLines.lazy.compactMap { line -> (String, String)? in
-            for name in Self.headerNames {
-                if let value = CacheRequestFields.value(of: line, ifNamed: name) { return (name, String(value)) }
-            }
-            return nil
+        let headers = spec.headerLines.lazy.compactMap { line in
+            CacheRequestFields.field(of: line, among: Self.headerNames).map { ($0.name, String($0.value)) }
         }
         self.init(headers: headers, url: spec.requestURL, user: spec.credential?.user, password: spec.credential?.password)
     }
@@ -131,9 +128,15 @@ extension CacheCredentials {
 extension HTTPCacheEntry {
     /// The entry as the response served when it is `age` seconds old: its status and stored
     /// fields, with the current Age (`CacheStoreRules.servedAge`) in place of a stored one, or
-    /// last when none was stored (its HTTPURLResponse built only if read).
+    /// last when none was stored (its HTTPURLResponse built only if read). Without a stored Age,
+    /// the fields come as parsed with the entry.
     func servedResponse(age: TimeInterval) -> ReceivedResponse {
         let ageValue = CacheStoreRules.servedAge(age)
+        if var head = parsed.headWithoutAge {
+            head.statusCode = statusCode
+            head.append(name: "Age", value: ageValue)
+            return ReceivedResponse(head: head, url: url)
+        }
         let ageIndex = headers.firstIndex(named: "Age")
         var head = ResponseHead(statusCode: statusCode, httpVersion: "HTTP/1.1", headers: [])
         for index in headers.indices {
@@ -143,7 +146,6 @@ extension HTTPCacheEntry {
                 head.append(name: headers[index].name, value: headers[index].value)
             }
         }
-        if ageIndex == nil { head.append(name: "Age", value: ageValue) }
         return ReceivedResponse(head: head, url: url)
     }
 }

@@ -11,17 +11,16 @@ enum CacheFreshness {
 
     /// The freshness lifetime: max-age, else Expires minus Date (an invalid Expires means
     /// already stale), else a heuristic from Last-Modified for heuristically cacheable codes.
-    /// `control` is the entry's Cache-Control, when the caller has parsed it already.
-    static func lifetime(of entry: HTTPCacheEntry, control: CacheControl? = nil) -> TimeInterval {
-        let control = control ?? CacheControl(entry.headers.value(for: "Cache-Control"))
-        if let maxAge = control.maxAge { return maxAge }
+    static func lifetime(of entry: HTTPCacheEntry) -> TimeInterval {
+        let fields = entry.parsed
+        if let maxAge = fields.control.maxAge { return maxAge }
         let date = dateValue(of: entry)
-        if let expires = entry.headers.value(for: "Expires") {
-            guard let expiry = HTTPDate.parse(expires) else { return 0 }
-            return max(0, expiry.timeIntervalSince(date))
+        switch fields.expires {
+        case .invalid: return 0
+        case let .at(expiry): return max(0, expiry.timeIntervalSince(date))
+        case .absent: break
         }
-        if heuristicallyCacheable.contains(entry.statusCode) || control.isPublic,
-           let lastModified = entry.headers.value(for: "Last-Modified").flatMap(HTTPDate.parse) {
+        if heuristicallyCacheable.contains(entry.statusCode) || fields.control.isPublic, let lastModified = fields.lastModified {
             return max(0, date.timeIntervalSince(lastModified) * heuristicFraction)
         }
         return 0
@@ -30,7 +29,7 @@ enum CacheFreshness {
     /// The current age (RFC 9111 §4.2.3) at `now`.
     static func age(of entry: HTTPCacheEntry, now: Date) -> TimeInterval {
         let apparentAge = max(0, entry.responseDate.timeIntervalSince(dateValue(of: entry)))
-        let ageValue = entry.headers.value(for: "Age").flatMap { TimeInterval($0.trimmingASCIISpaces()) } ?? 0
+        let ageValue = entry.parsed.ageValue
         let responseDelay = max(0, entry.responseDate.timeIntervalSince(entry.requestDate))
         let correctedInitialAge = max(apparentAge, ageValue + responseDelay)
         let residentTime = max(0, now.timeIntervalSince(entry.responseDate))
@@ -39,6 +38,6 @@ enum CacheFreshness {
 
     /// The response's Date, or when it arrived if it has none (or an invalid one).
     static func dateValue(of entry: HTTPCacheEntry) -> Date {
-        entry.headers.value(for: "Date").flatMap(HTTPDate.parse) ?? entry.responseDate
+        entry.parsed.date ?? entry.responseDate
     }
 }

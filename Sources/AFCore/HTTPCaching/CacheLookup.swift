@@ -22,7 +22,12 @@ package enum CacheLookup: Equatable {
         let requestCacheControl = request.value(for: "Cache-Control")
         let requestControl = CacheControl(requestCacheControl)
         let mayStore = !requestControl.noStore
-        let entry = entries.filter { matchesVary($0, request: request) }.max { $0.responseDate < $1.responseDate }
+        // The newest matching variant (the first of equally new ones), found without copying entries.
+        var newest: Int?
+        for index in entries.indices where matchesVary(entries[index], request: request) {
+            if newest.map({ entries[$0].responseDate < entries[index].responseDate }) ?? true { newest = index }
+        }
+        let entry = newest.map { entries[$0] }
 
         switch policy {
         case .reloadIgnoringLocalCacheData, .reloadIgnoringLocalAndRemoteCacheData:
@@ -41,12 +46,12 @@ package enum CacheLookup: Equatable {
         guard let entry, !requestControl.noStore else {
             return requestControl.onlyIfCached ? .unsatisfiable : .fetch(mayStore: mayStore)
         }
-        let responseControl = CacheControl(entry.headers.value(for: "Cache-Control"))
+        let responseControl = entry.parsed.control
         let pragmaNoCache = requestCacheControl == nil
             && request.value(for: "Pragma")?.lowercased().contains("no-cache") == true
         let age = CacheFreshness.age(of: entry, now: now)
         if !(requestControl.noCache || pragmaNoCache || responseControl.noCache) {
-            let lifetime = CacheFreshness.lifetime(of: entry, control: responseControl)
+            let lifetime = CacheFreshness.lifetime(of: entry)
             if isAcceptable(age: age, lifetime: lifetime, request: requestControl, response: responseControl) {
                 return .useStored(entry, age: age)
             }
@@ -78,7 +83,7 @@ package enum CacheLookup: Equatable {
 
     /// Whether `entry` was stored for a request with the same values of the fields its Vary names.
     package static func matchesVary(_ entry: HTTPCacheEntry, request: CacheRequestFields) -> Bool {
-        let names = varyNames(entry.headers)
+        let names = entry.parsed.varyNames
         if names.contains("*") { return false }
         return names.allSatisfy { name in
             normalized(request.value(for: name)) == normalized(entry.varyingRequestHeaders[name])

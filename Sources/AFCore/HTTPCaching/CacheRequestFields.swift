@@ -43,12 +43,25 @@ package struct CacheRequestFields {
 
     /// The value of a curl header line when its name is `name`, compared without allocating.
     static func value(of line: String, ifNamed name: String) -> Substring? {
+        let named = line.withUTF8Bytes { isNamed($0, name) }
+        return named ? value(of: line, nameLength: name.utf8.count) : nil
+    }
+
+    /// The first of `names` that a curl header line has, with its value: one look at the line
+    /// for all of them.
+    static func field(of line: String, among names: [String]) -> (name: String, value: Substring)? {
+        let match = line.withUTF8Bytes { bytes in names.first { isNamed(bytes, $0) } }
+        return match.map { ($0, value(of: line, nameLength: $0.utf8.count)) }
+    }
+
+    /// Whether the line's bytes start with `name` (without case) and a separator.
+    private static func isNamed(_ line: UnsafeBufferPointer<UInt8>, _ name: String) -> Bool {
         let count = name.utf8.count
-        let named = line.withUTF8Bytes { bytes in
-            bytes.count > count && (bytes[count] == UInt8(ascii: ":") || bytes[count] == UInt8(ascii: ";"))
-                && name.withUTF8Bytes { UnsafeBufferPointer(rebasing: bytes[..<count]).equalsIgnoringASCIICase($0) }
-        }
-        guard named else { return nil }
-        return line[line.utf8.index(line.utf8.startIndex, offsetBy: count + 1)...].trimmingASCIISpaces()
+        return line.count > count && (line[count] == UInt8(ascii: ":") || line[count] == UInt8(ascii: ";"))
+            && name.withUTF8Bytes { UnsafeBufferPointer(rebasing: line[..<count]).equalsIgnoringASCIICase($0) }
+    }
+
+    private static func value(of line: String, nameLength: Int) -> Substring {
+        line[line.utf8.index(line.utf8.startIndex, offsetBy: nameLength + 1)...].trimmingASCIISpaces()
     }
 }

@@ -10,7 +10,9 @@ public struct HTTPCacheEntry: Sendable, Equatable {
     /// The response's status code.
     public var statusCode: Int
     /// The response's header fields, without hop-by-hop ones.
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaders {
+        didSet { parsed = StoredResponseFields(headers) }
+    }
     /// The response's body, decoded as the client received it.
     public var body: Data
     /// The request's values of the header fields the response's `Vary` names, by lower-cased
@@ -20,6 +22,8 @@ public struct HTTPCacheEntry: Sendable, Equatable {
     public var requestDate: Date
     /// When the response arrived (RFC 9111 §4.2.3).
     public var responseDate: Date
+    /// What the cache rules read from `headers`, parsed.
+    private(set) var parsed: StoredResponseFields
 
     /// An entry with every field given.
     public init(url: URL, statusCode: Int, headers: HTTPHeaders, body: Data, varyingRequestHeaders: [String: String],
@@ -31,6 +35,14 @@ public struct HTTPCacheEntry: Sendable, Equatable {
         self.varyingRequestHeaders = varyingRequestHeaders
         self.requestDate = requestDate
         self.responseDate = responseDate
+        parsed = StoredResponseFields(headers)
+    }
+
+    /// Equal when every field is (what is parsed from them follows).
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        (lhs.url, lhs.statusCode, lhs.headers, lhs.body) == (rhs.url, rhs.statusCode, rhs.headers, rhs.body)
+            && (lhs.varyingRequestHeaders, lhs.requestDate, lhs.responseDate)
+            == (rhs.varyingRequestHeaders, rhs.requestDate, rhs.responseDate)
     }
 }
 

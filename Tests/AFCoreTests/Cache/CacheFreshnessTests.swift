@@ -41,4 +41,21 @@ struct CacheFreshnessTests {
     func age(headers: [String: String], after: TimeInterval, expected: TimeInterval) {
         #expect(CacheFreshness.age(of: E.entry(headers), now: E.stored.addingTimeInterval(after)) == expected)
     }
+
+    /// The rules read an entry's fields parsed once: changing the fields must change what they read.
+    @Test func changedFieldsAreWhatTheRulesRead() {
+        var entry = E.entry(["Cache-Control": "max-age=60"])
+        entry.headers.update(name: "Cache-Control", value: "max-age=5")
+        entry.headers.add(name: "Age", value: "50")
+        entry.headers.add(name: "Vary", value: "Accept")
+        #expect(CacheFreshness.lifetime(of: entry) == 5)
+        #expect(CacheFreshness.age(of: entry, now: E.stored) == 51)
+        var request = URLRequest(url: entry.url)
+        request.setValue("text/plain", forHTTPHeaderField: "Accept")
+        #expect(!CacheLookup.matchesVary(entry, request: CacheRequestFields(request)))
+        entry.headers.remove(name: "Age")
+        let served = entry.servedResponse(age: 3)
+        #expect(Array(served.headers).last == HTTPHeader(name: "Age", value: "3"))
+        #expect(served.value(for: "Cache-Control") == "max-age=5")
+    }
 }
