@@ -90,6 +90,8 @@ final class CurlEngine: @unchecked Sendable {
     private var shards: [CurlShard] = []
     /// The running transfers whose idle timeout the engine keeps (see `IdleWatch`).
     private var idleWatched: [Transfer] = []
+    /// The pacing of the running transfers' byte counts.
+    private let progressThrottle = ProgressThrottle()
     private var pool: [EasyHandle] = []
     /// Whether the last transfer to finish with a response ran over HTTP/1 where curl does not
     /// wait to multiplex (see `commandsPerPass`); until one did, bursts are taken whole.
@@ -229,7 +231,7 @@ final class CurlEngine: @unchecked Sendable {
         // would only see it after its wait.
         paths.syncWatch(waitSet)
         let now = DispatchTime.now().uptimeNanoseconds
-        var due = refreshDeadlines(now: now)
+        var due = min(refreshDeadlines(now: now), progressThrottle.nextDue)
         if let remaining = transfer.idleWatch?.remaining(now: now) { due = min(due, now + remaining) }
         let waitsOnNetwork = !endedAtOnce && due > now
         let waiters = commands.withLock {
@@ -291,7 +293,7 @@ final class CurlEngine: @unchecked Sendable {
             // engine: they are taken in the next pass, without waiting.
             var wait = expireIdleTransfers()
             let now = DispatchTime.now().uptimeNanoseconds
-            let due = refreshDeadlines(now: now)
+            let due = min(refreshDeadlines(now: now), progressThrottle.reportDue(now: now))
             if due != .max { wait = min(wait, Int32(clamping: (due - min(due, now) + 999_999) / 1_000_000)) }
             paths.syncWatch(waitSet)
             // With nothing running, the engine waits without its lock, so that the next start's
@@ -464,6 +466,7 @@ final class CurlEngine: @unchecked Sendable {
             return failBeforeStart(transfer, transfer.setupFailure)
         }
         running[handle.raw] = transfer
+        if transfer.reportsProgress { transfer.progressThrottle = progressThrottle }
         if transfer.idleWatch != nil {
             transfer.idleWatch?.noteActivity()
             idleWatched.append(transfer)
@@ -530,6 +533,11 @@ final class CurlEngine: @unchecked Sendable {
         // (see `withTransfer`), kept alive by this table.
         running[handle.raw] = nil
         if transfer.idleWatch != nil { idleWatched.removeAll { $0 === transfer } }
+        // The last counts go before the completion.
+        if transfer.heldProgress != nil {
+            transfer.reportHeldProgress()
+            progressThrottle.drop(transfer)
+        }
         let outcome = transfer.makeOutcome(result: result, cancelled: cancelled)
         keptConnection = running.isEmpty
             ? EngineCommandQueue.KeptConnection(of: transfer, outcome: outcome, shard: shard.index) : nil

@@ -93,11 +93,35 @@ extension Transfer {
         uploadReader?.seek(to: offset) ?? false
     }
 
+    /// New counts from curl: reported at once, or held until the throttle's interval since the
+    /// last report has passed.
     func updateProgress(_ progress: TransferProgress) {
         var progress = progress
         if resumedAt > 0 { progress = progress.resumed(at: resumedAt) }
-        guard progress != lastProgress else { return }
+        guard progress != (heldProgress ?? lastProgress) else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        if let progressThrottle, now &- progressReportedAt < ProgressThrottle.interval {
+            if heldProgress == nil { progressThrottle.hold(self) }
+            heldProgress = progress
+            return
+        }
+        report(progress, now: now)
+    }
+
+    /// When the held counts are due (uptime nanoseconds), nil when none are held.
+    var heldProgressDue: UInt64? {
+        heldProgress == nil ? nil : progressReportedAt &+ ProgressThrottle.interval
+    }
+
+    /// Reports the held counts, if any.
+    func reportHeldProgress(now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+        if let heldProgress { report(heldProgress, now: now) }
+    }
+
+    private func report(_ progress: TransferProgress, now: UInt64) {
+        heldProgress = nil
         lastProgress = progress
+        progressReportedAt = now
         delegate.transferDidProgress(self, progress: progress)
     }
 

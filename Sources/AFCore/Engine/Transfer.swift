@@ -59,6 +59,9 @@ final class Transfer: @unchecked Sendable {
         var isSuspended = false
         var idleWatch: IdleWatch?
         var lastProgress = TransferProgress()
+        var heldProgress: TransferProgress?
+        var progressReportedAt: UInt64 = 0
+        var progressThrottle: ProgressThrottle?
         @OutOfLine var setupFailure: CurlFailure?
         var uploadError: URLError?
         var watchFailure: URLError?
@@ -127,7 +130,17 @@ final class Transfer: @unchecked Sendable {
     var isSuspended: Bool { get { state.pointee.isSuspended } _modify { yield &state.pointee.isSuspended } }
     /// Set when the idle timeout has a fraction of a second, which the engine keeps itself.
     var idleWatch: IdleWatch? { get { state.pointee.idleWatch } _modify { yield &state.pointee.idleWatch } }
+    /// The counts last reported, and those held back since (see `ProgressThrottle`).
     var lastProgress: TransferProgress { get { state.pointee.lastProgress } _modify { yield &state.pointee.lastProgress } }
+    var heldProgress: TransferProgress? { get { state.pointee.heldProgress } _modify { yield &state.pointee.heldProgress } }
+    /// When counts were last reported (uptime nanoseconds; 0 before the first).
+    var progressReportedAt: UInt64 {
+        get { state.pointee.progressReportedAt } _modify { yield &state.pointee.progressReportedAt }
+    }
+    /// The engine's pacing of reports, set when the transfer reports progress.
+    var progressThrottle: ProgressThrottle? {
+        get { state.pointee.progressThrottle } _modify { yield &state.pointee.progressThrottle }
+    }
     /// Set when the transfer could not be set up (its upload file cannot be read).
     var setupFailure: CurlFailure? { get { state.pointee.setupFailure } _modify { yield &state.pointee.setupFailure } }
     /// Set when reading the upload body failed mid-transfer; reported instead of curl's abort.
