@@ -48,7 +48,7 @@ struct MemoryLayer {
     /// Holds what the disk has for `key` (all its variants), when it is small enough.
     mutating func hold(_ variants: [HTTPCacheEntry], for key: Key) {
         remove(key)
-        let size = variants.reduce(0) { $0 + Self.size(of: $1) }
+        let size = variants.reduce(0) { $0 + Self.heldSize(of: $1) }
         guard !variants.isEmpty, size <= capacity / 20 else { return }
         let filled = Slot(key: key, variants: variants, size: size)
         let slot: Int
@@ -105,7 +105,13 @@ struct MemoryLayer {
         }
     }
 
+    /// The bytes of an entry's body and fields.
     static func size(of entry: HTTPCacheEntry) -> Int {
         entry.body.count + entry.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+    }
+
+    /// What holding an entry costs: its size and what is parsed from its fields.
+    static func heldSize(of entry: HTTPCacheEntry) -> Int {
+        size(of: entry) + entry.parsedSize
     }
 }

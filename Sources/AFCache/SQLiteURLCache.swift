@@ -170,7 +170,7 @@ public final class SQLiteURLCache: URLCache, HTTPCacheStorage, @unchecked Sendab
         }
     }
 
-    /// Bytes of responses held in memory.
+    /// Bytes held in memory for responses: their bodies and fields, and what is parsed from the fields.
     public override var currentMemoryUsage: Int { state.withLock { $0.memory.usage } }
 
     /// Bytes of recent small responses kept in memory at most.

@@ -13,7 +13,7 @@ import Testing
         [SQLiteURLCacheTests.entry("http://example.test/\(number)", body: "body \(number % 10)")]
     }
 
-    static let size = MemoryLayer.size(of: variants(0)[0])
+    static let size = MemoryLayer.heldSize(of: variants(0)[0])
 
     /// A layer with room for exactly twenty entries (an entry over a twentieth of the capacity is
     /// not held), holding those of `numbers`, used in that order.

@@ -534,10 +534,8 @@ final class CurlEngine: @unchecked Sendable {
         running[handle.raw] = nil
         if transfer.idleWatch != nil { idleWatched.removeAll { $0 === transfer } }
         // The last counts go before the completion.
-        if transfer.heldProgress != nil {
-            transfer.reportHeldProgress()
-            progressThrottle.drop(transfer)
-        }
+        progressThrottle.end(transfer)
+        transfer.progressThrottle = nil
         let outcome = transfer.makeOutcome(result: result, cancelled: cancelled)
         keptConnection = running.isEmpty
             ? EngineCommandQueue.KeptConnection(of: transfer, outcome: outcome, shard: shard.index) : nil

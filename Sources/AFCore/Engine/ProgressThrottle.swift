@@ -9,16 +9,21 @@ final class ProgressThrottle {
     /// The least time between two reports of one transfer, in nanoseconds.
     static let interval: UInt64 = 10_000_000
 
-    /// The transfers holding counts back, in the order they began to.
+    /// The transfers that held counts back since the last pass, each once.
     private var holding: [Transfer] = []
 
-    /// Notes that `transfer` began to hold counts back.
+    /// Notes that `transfer` holds counts back.
     func hold(_ transfer: Transfer) {
+        guard !transfer.isInProgressThrottle else { return }
+        transfer.isInProgressThrottle = true
         holding.append(transfer)
     }
 
-    /// Forgets `transfer` (it ended; its held counts were reported).
-    func drop(_ transfer: Transfer) {
+    /// Reports what `transfer` holds and forgets it: it ends.
+    func end(_ transfer: Transfer) {
+        guard transfer.isInProgressThrottle else { return }
+        transfer.reportHeldProgress()
+        transfer.isInProgressThrottle = false
         if let index = holding.firstIndex(where: { $0 === transfer }) { holding.remove(at: index) }
     }
 
@@ -28,12 +33,14 @@ final class ProgressThrottle {
         guard !holding.isEmpty else { return .max }
         var next = UInt64.max
         holding.removeAll { transfer in
-            guard let due = transfer.heldProgressDue else { return true }
-            guard due <= now else {
-                next = min(next, due)
-                return false
+            if let due = transfer.heldProgressDue {
+                guard due <= now else {
+                    next = min(next, due)
+                    return false
+                }
+                transfer.reportHeldProgress(now: now)
             }
-            transfer.reportHeldProgress(now: now)
+            transfer.isInProgressThrottle = false
             return true
         }
         return next

@@ -101,7 +101,7 @@ extension Transfer {
         guard progress != (heldProgress ?? lastProgress) else { return }
         let now = DispatchTime.now().uptimeNanoseconds
         if let progressThrottle, now &- progressReportedAt < ProgressThrottle.interval {
-            if heldProgress == nil { progressThrottle.hold(self) }
+            progressThrottle.hold(self)
             heldProgress = progress
             return
         }

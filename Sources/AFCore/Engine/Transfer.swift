@@ -60,6 +60,7 @@ final class Transfer: @unchecked Sendable {
         var idleWatch: IdleWatch?
         var lastProgress = TransferProgress()
         var heldProgress: TransferProgress?
+        var isInProgressThrottle = false
         var progressReportedAt: UInt64 = 0
         var progressThrottle: ProgressThrottle?
         @OutOfLine var setupFailure: CurlFailure?
@@ -133,6 +134,11 @@ final class Transfer: @unchecked Sendable {
     /// The counts last reported, and those held back since (see `ProgressThrottle`).
     var lastProgress: TransferProgress { get { state.pointee.lastProgress } _modify { yield &state.pointee.lastProgress } }
     var heldProgress: TransferProgress? { get { state.pointee.heldProgress } _modify { yield &state.pointee.heldProgress } }
+    /// Whether the throttle lists the transfer (from the first counts it held until a pass of
+    /// the throttle or the transfer's end takes it off, even if the counts went out before).
+    var isInProgressThrottle: Bool {
+        get { state.pointee.isInProgressThrottle } _modify { yield &state.pointee.isInProgressThrottle }
+    }
     /// When counts were last reported (uptime nanoseconds; 0 before the first).
     var progressReportedAt: UInt64 {
         get { state.pointee.progressReportedAt } _modify { yield &state.pointee.progressReportedAt }

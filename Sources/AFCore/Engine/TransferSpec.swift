@@ -88,6 +88,15 @@ package struct ResponseHead: Sendable {
         for (name, value) in headers { append(name: name, value: value) }
     }
 
+    /// Makes room for fields of `bytes` name and value bytes in all, `count` of them (in place
+    /// of the room a first field reserves for a head received).
+    mutating func reserveCapacity(fields count: Int, bytes: Int) {
+        records.reserveCapacity(records.count + count * 2 * Self.lengthSize + bytes)
+    }
+
+    /// Bytes the fields take in memory.
+    var storageSize: Int { records.capacity }
+
     /// Adds a field given as strings.
     mutating func append(name: String, value: String) {
         name.withUTF8Bytes { name in value.withUTF8Bytes { append(name: name, value: $0) } }
@@ -95,7 +104,7 @@ package struct ResponseHead: Sendable {
 
     /// Adds a field (bytes as received, without surrounding whitespace).
     mutating func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-        if records.isEmpty { records.reserveCapacity(768) }
+        if records.capacity == 0 { records.reserveCapacity(768) }
         withUnsafeBytes(of: (name.count, value.count)) { records.append(contentsOf: $0) }
         records.append(contentsOf: name)
         records.append(contentsOf: value)

@@ -54,9 +54,12 @@ package enum CacheStoreRules {
                           responseDate: Date) -> HTTPCacheEntry {
         var updated = entry
         let kept: Set<String> = ["content-length", "content-encoding"]
+        // Changed apart and set once: the entry parses its fields again on each change.
+        var headers = entry.headers
         for header in storable(notModified) where !kept.contains(header.name.lowercased()) {
-            updated.headers.update(header)
+            headers.update(header)
         }
+        updated.headers = headers
         updated.requestDate = requestDate
         updated.responseDate = responseDate
         return updated

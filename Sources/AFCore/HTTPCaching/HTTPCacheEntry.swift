@@ -24,6 +24,8 @@ public struct HTTPCacheEntry: Sendable, Equatable {
     public var responseDate: Date
     /// What the cache rules read from `headers`, parsed.
     private(set) var parsed: StoredResponseFields
+    /// Bytes of memory what is parsed from the fields holds besides them (the served head).
+    package var parsedSize: Int { parsed.headWithoutAge?.storageSize ?? 0 }
 
     /// An entry with every field given.
     public init(url: URL, statusCode: Int, headers: HTTPHeaders, body: Data, varyingRequestHeaders: [String: String],
