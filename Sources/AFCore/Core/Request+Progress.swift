@@ -17,16 +17,18 @@ extension Request {
         mutableState.withLock { $0.downloadProgressHandler }.map { ($0.handler, $0.queue) }
     }
 
-    /// Calls `closure` on `queue` as the request body goes out (at most every 10 ms, and once
-    /// with the last counts); the last closure set is used.
+    /// Calls `closure` on `queue` as the request body goes out (at most every 10 ms per
+    /// exchange, besides its last counts, which reach it before the response's handler); the
+    /// last closure set is used.
     @discardableResult
     public func uploadProgress(queue: DispatchQueue = .main, closure: @escaping ProgressHandler) -> Self {
         mutableState.withLock { $0.uploadProgressHandler = (queue, closure) }
         return self
     }
 
-    /// Calls `closure` on `queue` as the response body arrives (at most every 10 ms, and once
-    /// with the last counts); the last closure set is used.
+    /// Calls `closure` on `queue` as the response body arrives (at most every 10 ms per
+    /// exchange, besides its last counts, which reach it before the response's handler); the
+    /// last closure set is used.
     @discardableResult
     public func downloadProgress(queue: DispatchQueue = .main, closure: @escaping ProgressHandler) -> Self {
         mutableState.withLock { $0.downloadProgressHandler = (queue, closure) }

@@ -553,6 +553,8 @@ final class CurlEngine: @unchecked Sendable {
         for transfer in Array(running.values) {
             finish(transfer, result: CURLE_ABORTED_BY_CALLBACK, cancelled: true)
         }
+        // No pass follows to take the ended transfers off.
+        _ = progressThrottle.reportDue(now: .max)
         pool.removeAll()
         shards.forEach { $0.close() }
         shards = []

@@ -1,8 +1,8 @@
 import Dispatch
 
-/// Paces the byte counts transfers report: at most one report per transfer each `interval`, so
-/// a fast transfer does not queue work on its request's queue for every chunk curl moves (tens of
-/// thousands a gigabyte). Counts that come sooner are held; the engine reports them once their
+/// Paces the byte counts transfers report: at most one report per transfer each `interval`
+/// (besides its last counts, reported when it ends), so a fast transfer does not queue work on
+/// its request's queue for every chunk curl moves (tens of thousands a gigabyte). Counts that come sooner are held; the engine reports them once their
 /// time comes, even if the transfer stalls, and a transfer's last counts are reported when it
 /// ends, before its completion. State of the holder of the engine's lock.
 final class ProgressThrottle {
@@ -19,12 +19,10 @@ final class ProgressThrottle {
         holding.append(transfer)
     }
 
-    /// Reports what `transfer` holds and forgets it: it ends.
+    /// Reports what `transfer` holds: it ends. The next pass takes it off the list, as it then
+    /// holds nothing (the list is not searched here: ending many transfers stays linear).
     func end(_ transfer: Transfer) {
-        guard transfer.isInProgressThrottle else { return }
         transfer.reportHeldProgress()
-        transfer.isInProgressThrottle = false
-        if let index = holding.firstIndex(where: { $0 === transfer }) { holding.remove(at: index) }
     }
 
     /// Reports the held counts whose time has come; returns when the next is due (uptime

@@ -94,8 +94,9 @@ package struct ResponseHead: Sendable {
         records.reserveCapacity(records.count + count * 2 * Self.lengthSize + bytes)
     }
 
-    /// Bytes the fields take in memory.
-    var storageSize: Int { records.capacity }
+    /// Bytes the fields take in memory (without what the allocator rounds up, which varies from
+    /// one allocation to the next).
+    var storageSize: Int { records.count }
 
     /// Adds a field given as strings.
     mutating func append(name: String, value: String) {

@@ -24,7 +24,7 @@ public struct HTTPCacheEntry: Sendable, Equatable {
     public var responseDate: Date
     /// What the cache rules read from `headers`, parsed.
     private(set) var parsed: StoredResponseFields
-    /// Bytes of memory what is parsed from the fields holds besides them (the served head).
+    /// Bytes the parsed fields hold beyond `headers` (the served head's buffer).
     package var parsedSize: Int { parsed.headWithoutAge?.storageSize ?? 0 }
 
     /// An entry with every field given.
