@@ -534,8 +534,7 @@ final class CurlEngine: @unchecked Sendable {
         running[handle.raw] = nil
         if transfer.idleWatch != nil { idleWatched.removeAll { $0 === transfer } }
         // The last counts go before the completion.
-        progressThrottle.end(transfer)
-        transfer.progressThrottle = nil
+        transfer.reportHeldProgress()
         let outcome = transfer.makeOutcome(result: result, cancelled: cancelled)
         keptConnection = running.isEmpty
             ? EngineCommandQueue.KeptConnection(of: transfer, outcome: outcome, shard: shard.index) : nil

@@ -1,10 +1,11 @@
 import Dispatch
 
-/// Paces the byte counts transfers report: at most one report per transfer each `interval`
-/// (besides its last counts, reported when it ends), so a fast transfer does not queue work on
-/// its request's queue for every chunk curl moves (tens of thousands a gigabyte). Counts that come sooner are held; the engine reports them once their
-/// time comes, even if the transfer stalls, and a transfer's last counts are reported when it
-/// ends, before its completion. State of the holder of the engine's lock.
+/// Paces the byte counts transfers report: at most one report per transfer each `interval`, so
+/// a fast transfer does not queue work on its request's queue for every chunk curl moves (tens of
+/// thousands a gigabyte). Counts that come sooner are held; the engine reports them once their
+/// time comes, even if the transfer stalls, and a transfer's last counts when it ends, before its
+/// completion (`Transfer.reportHeldProgress`; the next pass then takes it off the list). State of
+/// the holder of the engine's lock.
 final class ProgressThrottle {
     /// The least time between two reports of one transfer, in nanoseconds.
     static let interval: UInt64 = 10_000_000
@@ -17,12 +18,6 @@ final class ProgressThrottle {
         guard !transfer.isInProgressThrottle else { return }
         transfer.isInProgressThrottle = true
         holding.append(transfer)
-    }
-
-    /// Reports what `transfer` holds: it ends. The next pass takes it off the list, as it then
-    /// holds nothing (the list is not searched here: ending many transfers stays linear).
-    func end(_ transfer: Transfer) {
-        transfer.reportHeldProgress()
     }
 
     /// Reports the held counts whose time has come; returns when the next is due (uptime

@@ -135,7 +135,7 @@ final class Transfer: @unchecked Sendable {
     var lastProgress: TransferProgress { get { state.pointee.lastProgress } _modify { yield &state.pointee.lastProgress } }
     var heldProgress: TransferProgress? { get { state.pointee.heldProgress } _modify { yield &state.pointee.heldProgress } }
     /// Whether the throttle lists the transfer (from the first counts it held until a pass of
-    /// the throttle or the transfer's end takes it off, even if the counts went out before).
+    /// the throttle takes it off, even if the counts went out before).
     var isInProgressThrottle: Bool {
         get { state.pointee.isInProgressThrottle } _modify { yield &state.pointee.isInProgressThrottle }
     }
