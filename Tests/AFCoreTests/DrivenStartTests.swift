@@ -7,18 +7,21 @@ import FoundationNetworking
 import Testing
 
 /// While no transfer runs, the engine thread waits outside curl, and the thread that starts a
-/// plain transfer on the connection the last one left hands it to curl itself (the request goes
-/// out without waiting for the engine to wake), then leaves the engine watching that
-/// connection. The sessions here make the engine wait two minutes when nothing is due, so a
-/// wake-up it misses shows as a test over its time limit.
+/// plain transfer on the connection the last one left, on the core the engine waits on, hands it
+/// to curl itself (the request goes out without waiting for the engine to wake), then leaves the
+/// engine watching that connection. The sessions here count every caller as on the engine's
+/// core unless a test says otherwise (which core a thread runs on is the scheduler's choice),
+/// and make the engine wait two minutes when nothing is due, so a wake-up it misses shows as a
+/// test over its time limit.
 @Suite(.timeLimit(.minutes(1))) struct DrivenStartTests {
     /// A session whose engine waits as long as nothing is due. Without an idle limit, curl's
     /// once-a-second speed check is off too, and only a wake-up ends the engine's wait.
-    func patientSession(idleLimit: Bool = true) -> Session {
+    func patientSession(idleLimit: Bool = true, callersShareEngineCore: Bool = true) -> Session {
         let configuration = URLSessionConfiguration.af.default
         if !idleLimit { configuration.timeoutIntervalForRequest = 0 }
         let session = makeSession(configuration: configuration)
         session.engine.longestWait.store(120_000, ordering: .relaxed)
+        session.engine.callerSharesCore = { _ in callersShareEngineCore }
         return session
     }
 
@@ -45,6 +48,18 @@ import Testing
             // The first one made the connection, on the engine thread.
             #expect(session.engine.drivenStartCount == round - 1)
         }
+    }
+
+    @Test func aCallerOnAnotherCoreLeavesItsStartToTheEngine() async throws {
+        // Sent from another core, the request would wake a local server there, and the server
+        // and the engine would trade cores from one request to the next.
+        let session = patientSession(callersShareEngineCore: false)
+        for _ in 1...3 {
+            await engine(of: session, reaches: .parked)
+            let data = try await session.request(Server.http("/bench.json")).validate().serializingData().value
+            #expect(data == Data(#"{"hello":"world"}"#.utf8))
+        }
+        #expect(session.engine.drivenStartCount == 0)
     }
 
     @Test func aCallbackRequestToo() async throws {

@@ -5,6 +5,8 @@
 //   async              try await request(url).validate().serializingData().value, INFLIGHT tasks
 //   hooked             the result form on a Session with an adapter (passing each request on
 //                      unchanged) and an event monitor: Alamofire's path through rootQueue
+//   blocking           the result form from one thread that waits for each answer before the
+//                      next request (as a command-line tool does); INFLIGHT is ignored
 //
 // usage: af-bench-client URL COUNT INFLIGHT [CAFILE [FORM]]
 //        af-bench-client upload-file|upload-stream|upload-multipart|upload-multipart-stream|download|stream URL PATH
@@ -57,7 +59,7 @@ if arguments.count > 4, !arguments[4].isEmpty {
 }
 let inflight = min(count, requestedInflight)
 let form = arguments.count > 5 ? arguments[5] : "metrics"
-guard ["metrics", "result", "async", "hooked"].contains(form) else {
+guard ["metrics", "result", "async", "hooked", "blocking"].contains(form) else {
     FileHandle.standardError.write(Data("af-bench-client: unknown form \(form)\n".utf8))
     exit(2)
 }
@@ -145,6 +147,20 @@ func startAsyncLoops() {
 measureRequests(on: handlerQueue, start: {
     if form == "async" {
         startAsyncLoops()
+    } else if form == "blocking" {
+        // The handler's queue signals the waiting thread, which makes every request.
+        Thread {
+            let answered = DispatchSemaphore(value: 0)
+            for _ in 0..<count {
+                session.request(url).validate().responseData(queue: handlerQueue) { response in
+                    tally.finished += 1
+                    if case let .success(data) = response.result { tally.bytes += data.count } else { tally.failures += 1 }
+                    answered.signal()
+                }
+                answered.wait()
+            }
+            done.signal()
+        }.start()
     } else {
         for _ in 0..<inflight { startOne() }
     }

@@ -8,8 +8,8 @@ import Synchronization
 /// watches, and hands curl only the sockets that are ready and the timers that are due, so a
 /// pass costs what is active, not every transfer. Other threads enqueue commands and signal it,
 /// with one exception: while no transfer runs, the engine waits without holding its lock
-/// (parked), and a thread that starts a plain transfer then hands it to curl itself (`drive`),
-/// so the request goes out without waiting for the engine thread to wake. Curl is only ever
+/// (parked), and a thread on the engine's core that starts a plain transfer then hands it to
+/// curl itself (`drive`), so the request goes out without waiting for the engine thread to wake. Curl is only ever
 /// called by the holder of `multiLock`: the engine thread, except while parked, or a driving
 /// thread.
 final class CurlEngine: @unchecked Sendable {
@@ -66,6 +66,12 @@ final class CurlEngine: @unchecked Sendable {
     /// Transfers their callers handed to curl themselves (for tests).
     private let drivenStarts = Atomic<Int>(0)
     var drivenStartCount: Int { drivenStarts.load(ordering: .relaxed) }
+    /// Whether a caller runs on the parked engine's core, given that core (see
+    /// `EngineCommandQueue.callerSharesCore`; tests stand in for the scheduler with it).
+    var callerSharesCore: @Sendable (Int32) -> Bool {
+        get { commands.withLock { $0.callerSharesCore } }
+        set { commands.withLock { $0.callerSharesCore = newValue } }
+    }
     /// The longest the engine waits, in milliseconds, when nothing is due sooner (a second;
     /// tests make it long, so that a missing wake-up shows as a hang).
     let longestWait = Atomic<Int32>(1000)

@@ -1,4 +1,5 @@
 import CCurl
+import CCurlShim
 
 /// The engine's commands not taken yet, and where its thread waits for them (behind
 /// `CurlEngine`'s lock). Once the engine has ended, no command is accepted (its multi handle is
@@ -9,7 +10,7 @@ struct EngineCommandQueue {
         /// In a pass, or waiting with transfers running: a command signals its wait set.
         case busy
         /// Parked (waiting without its lock, nothing running): a start may be driven by its
-        /// caller, any other command signals the wait set.
+        /// caller (one on the engine's core), any other command signals the wait set.
         case parked
         /// Parked while a caller drives a start; commands wait for that caller, who wakes the
         /// engine if it needs to.
@@ -117,6 +118,14 @@ struct EngineCommandQueue {
     /// the engine thread, in its network namespace; a connection being made also runs TLS and
     /// trust evaluation).
     private var keptConnection: KeptConnection?
+    /// The CPU the engine thread parked on.
+    private var parkedCore: Int32 = -1
+    /// Whether the calling thread runs on the given CPU, the parked engine's: only then does it
+    /// drive its start. A caller on another core would wake a local server from there, and the
+    /// server and the engine thread would then trade cores from one request to the next (a
+    /// migration each, their caches cold each time); the engine sends from its own core instead.
+    /// Tests stand in for the scheduler with it.
+    var callerSharesCore: @Sendable (Int32) -> Bool = { $0 == afc_current_cpu() }
     /// Run when the engine is next in their state (see `CurlEngine.when`).
     private var stateWaiters: [(state: Waiting, body: @Sendable () -> Void)] = []
 
@@ -132,7 +141,8 @@ struct EngineCommandQueue {
             defer { pending.append(command) }
             return pending.isEmpty ? .signal : .nothing
         case .parked:
-            if let transfer = command.drivableTransfer, let kept = keptConnection, kept.serves(transfer) {
+            if let transfer = command.drivableTransfer, let kept = keptConnection, kept.serves(transfer),
+               callerSharesCore(parkedCore) {
                 waiting = .driving
                 driverUnderWay = true
                 return .drive(transfer, shard: kept.shard)
@@ -153,6 +163,7 @@ struct EngineCommandQueue {
     mutating func park(until deadline: UInt64, connection: KeptConnection?) -> [@Sendable () -> Void]? {
         guard pending.isEmpty else { return nil }
         waiting = driverUnderWay ? .driving : .parked
+        parkedCore = afc_current_cpu()
         parkedUntil = deadline
         keptConnection = connection
         return driverUnderWay ? [] : takeWaiters(for: .parked)

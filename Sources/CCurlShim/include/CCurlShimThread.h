@@ -5,4 +5,7 @@
 /// the first 15 bytes.
 void afc_name_current_thread(const char *name);
 
+/// The CPU the calling thread runs on now (-1 when unknown).
+int afc_current_cpu(void);
+
 #endif
