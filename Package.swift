@@ -83,7 +83,7 @@ let package = Package(
         // Loopback servers and helpers shared by the test targets.
         .target(name: "CTestSpawn", path: "Tests/CTestSpawn", cSettings: [.enableWarning("all"), .treatAllWarnings(as: .error)]),
         .target(name: "AFTestSupport", dependencies: ["AFCore", "CTestSpawn"], path: "Tests/AFTestSupport", swiftSettings: strict),
-        .testTarget(name: "AFCoreTests", dependencies: ["AFCore", "AFTestSupport"], swiftSettings: strict),
+        .testTarget(name: "AFCoreTests", dependencies: ["AFCore", "AFTestSupport", "CCurlShim"], swiftSettings: strict),
         .testTarget(name: "AFMultipartTests", dependencies: ["AFMultipart", "AFTestSupport"], swiftSettings: strict),
         .testTarget(name: "AFTrustTests", dependencies: ["AFTrust", "AFTestSupport"], swiftSettings: strict),
         .testTarget(name: "AFCacheTests", dependencies: ["AFCache", "AFTestSupport"], swiftSettings: strict),

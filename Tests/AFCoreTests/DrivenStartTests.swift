@@ -1,5 +1,6 @@
 @testable import AFCore
 import AFTestSupport
+import CCurlShim
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -60,6 +61,13 @@ import Testing
             #expect(data == Data(#"{"hello":"world"}"#.utf8))
         }
         #expect(session.engine.drivenStartCount == 0)
+    }
+
+    @Test func byDefaultACallerSharesTheCoreItRunsOn() {
+        let rule = EngineCommandQueue().callerSharesCore
+        #expect(!rule(Int32.max))
+        // The thread may move to another core between the two reads: one of three tries will do.
+        #expect((0..<3).contains { _ in rule(afc_current_cpu()) })
     }
 
     @Test func aCallbackRequestToo() async throws {

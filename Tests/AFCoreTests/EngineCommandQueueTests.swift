@@ -59,13 +59,36 @@ struct EngineCommandQueueTests {
     /// its caller was handed to drive; nil (with an issue recorded) if it was not.
     private func queueWithADriver(_ waitSet: EngineWaitSet) throws -> (EngineCommandQueue, EngineCommandQueue.KeptConnection)? {
         var queue = EngineCommandQueue()
+        // Whichever core this thread runs on (see `callerOnAnotherCoreWakesTheEngine`).
+        queue.callerSharesCore = { _ in true }
         let kept = try keptConnection(of: transfer())
-        _ = queue.park(until: .max, connection: kept)
+        _ = queue.park(until: .max, connection: kept, core: 0)
         guard case .drive = queue.accept(.start(transfer()), waitSet: waitSet) else {
             Issue.record("the start was not handed to its caller")
             return nil
         }
         return (queue, kept)
+    }
+
+    /// A start from a thread off the engine's core is the engine's: the parked engine is woken
+    /// for it. The rule is asked about the core the engine parked on.
+    @Test func callerOnAnotherCoreWakesTheEngine() throws {
+        let waitSet = try #require(EngineWaitSet())
+        defer { waitSet.close() }
+        var queue = EngineCommandQueue()
+        let asked = Protected<[Int32]>([])
+        queue.callerSharesCore = { core in
+            asked.withLock { $0.append(core) }
+            return false
+        }
+        _ = queue.park(until: .max, connection: try keptConnection(of: transfer()), core: 3)
+        guard case .nothing = queue.accept(.start(transfer()), waitSet: waitSet) else {
+            Issue.record("a caller off the engine's core was handed the start")
+            return
+        }
+        #expect(queue.waiting == .woken)
+        #expect(queue.pending.count == 1)
+        #expect(asked.value == [3])
     }
 
     @Test func aParkedEngineLetsAStartToTheKeptConnectionBeDrivenByItsCaller() throws {
@@ -87,7 +110,7 @@ struct EngineCommandQueueTests {
         guard let (driving, kept) = try queueWithADriver(waitSet) else { return }
         var queue = driving
         queue.unpark(waitSet)
-        #expect(queue.park(until: .max, connection: kept) != nil)
+        #expect(queue.park(until: .max, connection: kept, core: 0) != nil)
         guard case .nothing = queue.accept(.start(transfer()), waitSet: waitSet) else {
             Issue.record("a second caller drives while the first one does")
             return
@@ -109,7 +132,7 @@ struct EngineCommandQueueTests {
         _ = queue.endDrive(waitsOnNetwork: true, due: .max, now: 0, waitSet: waitSet)
         #expect(queue.waiting == .busy)
         // The next park is a plain one: no driver is under way.
-        _ = queue.park(until: .max, connection: nil)
+        _ = queue.park(until: .max, connection: nil, core: 0)
         #expect(queue.waiting == .parked)
     }
 }

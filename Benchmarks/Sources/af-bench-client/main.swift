@@ -51,7 +51,7 @@ if arguments.count == 4, ["download", "stream"].contains(arguments[1]) {
 guard arguments.count >= 4, let url = URL(string: arguments[1]),
       let count = Int(arguments[2]), let requestedInflight = Int(arguments[3]),
       count > 0, requestedInflight > 0 else {
-    FileHandle.standardError.write(Data("usage: af-bench-client URL COUNT INFLIGHT [CAFILE [metrics|result|async|hooked]]\n".utf8))
+    FileHandle.standardError.write(Data("usage: af-bench-client URL COUNT INFLIGHT [CAFILE [metrics|result|async|hooked|blocking]]\n".utf8))
     exit(2)
 }
 if arguments.count > 4, !arguments[4].isEmpty {

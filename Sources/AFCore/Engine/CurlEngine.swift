@@ -8,10 +8,10 @@ import Synchronization
 /// watches, and hands curl only the sockets that are ready and the timers that are due, so a
 /// pass costs what is active, not every transfer. Other threads enqueue commands and signal it,
 /// with one exception: while no transfer runs, the engine waits without holding its lock
-/// (parked), and a thread on the engine's core that starts a plain transfer then hands it to
-/// curl itself (`drive`), so the request goes out without waiting for the engine thread to wake. Curl is only ever
-/// called by the holder of `multiLock`: the engine thread, except while parked, or a driving
-/// thread.
+/// (parked), and a thread on the core the engine parked on that starts a plain transfer then
+/// hands it to curl itself (`drive`), so the request goes out without waiting for the engine
+/// thread to wake. Curl is only ever called by the holder of `multiLock`: the engine thread,
+/// except while parked, or a driving thread.
 final class CurlEngine: @unchecked Sendable {
     /// Limits applied to the multi handles.
     struct Limits: Sendable {
@@ -305,7 +305,7 @@ final class CurlEngine: @unchecked Sendable {
             // With nothing running, the engine waits without its lock, so that the next start's
             // caller may send it at once (see `drive`).
             if !more, running.isEmpty, let waiters = commands.withLock({
-                $0.park(until: now + UInt64(wait) * 1_000_000, connection: keptConnection)
+                $0.park(until: now + UInt64(wait) * 1_000_000, connection: keptConnection, core: afc_current_cpu())
             }) {
                 multiLock.unlock()
                 waiters.forEach { $0() }

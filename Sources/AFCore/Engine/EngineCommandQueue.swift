@@ -118,13 +118,15 @@ struct EngineCommandQueue {
     /// the engine thread, in its network namespace; a connection being made also runs TLS and
     /// trust evaluation).
     private var keptConnection: KeptConnection?
-    /// The CPU the engine thread parked on.
+    /// The CPU the engine thread last ran on before it parked (-1 when unknown).
     private var parkedCore: Int32 = -1
-    /// Whether the calling thread runs on the given CPU, the parked engine's: only then does it
-    /// drive its start. A caller on another core would wake a local server from there, and the
-    /// server and the engine thread would then trade cores from one request to the next (a
-    /// migration each, their caches cold each time); the engine sends from its own core instead.
-    /// Tests stand in for the scheduler with it.
+    /// Whether the calling thread runs on the given CPU, the one the engine parked on: only then
+    /// does it drive its start. A caller on another core would wake a local server from there,
+    /// and the server and the engine thread would then trade cores from one request to the next
+    /// (a migration each, their caches cold each time); the engine sends from its own core
+    /// instead. When the CPU cannot be read (-1 on both sides), every caller drives. Runs under
+    /// the engine's command lock, so it must take none of the engine's locks. Tests stand in for
+    /// the scheduler with it.
     var callerSharesCore: @Sendable (Int32) -> Bool = { $0 == afc_current_cpu() }
     /// Run when the engine is next in their state (see `CurlEngine.when`).
     private var stateWaiters: [(state: Waiting, body: @Sendable () -> Void)] = []
@@ -159,11 +161,12 @@ struct EngineCommandQueue {
     }
 
     /// Parks the engine until `deadline` unless a command waits; nil then, else what waited
-    /// for it to park. `connection`: the one the last transfer left in curl's cache.
-    mutating func park(until deadline: UInt64, connection: KeptConnection?) -> [@Sendable () -> Void]? {
+    /// for it to park. `connection`: the one the last transfer left in curl's cache; `core`: the
+    /// CPU the engine thread runs on.
+    mutating func park(until deadline: UInt64, connection: KeptConnection?, core: Int32) -> [@Sendable () -> Void]? {
         guard pending.isEmpty else { return nil }
         waiting = driverUnderWay ? .driving : .parked
-        parkedCore = afc_current_cpu()
+        parkedCore = core
         parkedUntil = deadline
         keptConnection = connection
         return driverUnderWay ? [] : takeWaiters(for: .parked)
