@@ -107,7 +107,7 @@ struct MemoryLayer {
 
     /// The bytes of an entry's body and fields.
     static func size(of entry: HTTPCacheEntry) -> Int {
-        entry.body.count + entry.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+        entry.body.count + entry.headers.fieldBytes
     }
 
     /// What holding an entry costs: its size and what is parsed from its fields.

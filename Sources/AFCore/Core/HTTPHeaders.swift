@@ -90,6 +90,11 @@ public struct HTTPHeaders: Equatable, Hashable, Sendable {
         let namesAndValues = headers.map { ($0.name, $0.value) }
         return Dictionary(namesAndValues, uniquingKeysWith: { _, last in last })
     }
+
+    /// The UTF-8 bytes of every name and value.
+    package var fieldBytes: Int {
+        headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+    }
 }
 
 extension HTTPHeaders: ExpressibleByDictionaryLiteral {

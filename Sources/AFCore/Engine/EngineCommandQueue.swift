@@ -143,8 +143,9 @@ struct EngineCommandQueue {
             defer { pending.append(command) }
             return pending.isEmpty ? .signal : .nothing
         case .parked:
-            if let transfer = command.drivableTransfer, let kept = keptConnection, kept.serves(transfer),
-               callerSharesCore(parkedCore) {
+            // The core first: it is one read, and a start from another core is the usual miss.
+            if let transfer = command.drivableTransfer, let kept = keptConnection, callerSharesCore(parkedCore),
+               kept.serves(transfer) {
                 waiting = .driving
                 driverUnderWay = true
                 return .drive(transfer, shard: kept.shard)

@@ -37,8 +37,7 @@ struct StoredResponseFields: Sendable {
         if age == nil {
             var head = ResponseHead(statusCode: 0, httpVersion: "HTTP/1.1", headers: [])
             // Held as long as the entry: only the room its fields take.
-            head.reserveCapacity(fields: headers.count,
-                                 bytes: headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count })
+            head.reserveCapacity(fields: headers.count, bytes: headers.fieldBytes)
             for header in headers { head.append(name: header.name, value: header.value) }
             headWithoutAge = head
         } else {
