@@ -80,8 +80,8 @@ public final class CompositeEventMonitor: EventMonitor {
 
     /// Posts a pass's notifications, in order.
     private static func post(_ notifications: [PendingNotification], to notifiers: [AlamofireNotifications]) {
-        for pending in notifications {
-            RequestUserInfo.with(pending.request) { post(pending.name, userInfo: $0, to: notifiers) }
+        RequestUserInfo.forEach(notifications, request: \.request) { pending, userInfo in
+            post(pending.name, userInfo: userInfo, to: notifiers)
         }
     }
 

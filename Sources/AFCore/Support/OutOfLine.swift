@@ -11,6 +11,9 @@ struct OutOfLine<Value> {
 
     private var box: Box?
 
+    /// No value (what a property declared without one starts with): nothing to box.
+    init() {}
+
     init(wrappedValue: Value?) {
         box = wrappedValue.map(Box.init)
     }
