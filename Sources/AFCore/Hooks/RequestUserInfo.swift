@@ -6,9 +6,11 @@ import Foundation
 /// Copy-on-write keeps it correct: an observer that keeps a notification keeps its dictionary,
 /// and the thread's next fill then copies rather than changing it; a notification posted from
 /// inside an observer's call (on the same thread) finds the dictionary held by the one being
-/// posted, and fills a copy too. Between posts it holds `()`, not the last request.
+/// posted, and fills a copy too. After each call it holds `()`, not the last request.
 final class RequestUserInfo {
-    // Only its thread touches it (`perThread`), one access at a time: no dynamic check needed.
+    // Only its thread touches it (`perThread`), and no access spans a call out: `holding` and
+    // `clear` return before any observer runs, and the value they overwrite is `()` or a request
+    // still held by its caller, so no deinit runs inside them. No dynamic check is needed.
     @exclusivity(unchecked) private var userInfo: [AnyHashable: Any] = [String.requestKey: ()]
 
     private static let perThread = ThreadOwned { RequestUserInfo() }
