@@ -122,7 +122,9 @@ extension Session {
     /// The Session's adapter, then the request's, as one; nil when there is none.
     func adapter(for request: Request) -> (any RequestAdapter)? {
         let added = request.mutableState.withLock { $0.adapters }
-        // One source or none (the usual case): no list to build.
+        // None, the usual case: answered before `??` copies the two into its operands.
+        if added.isEmpty, interceptor == nil, request.interceptor == nil { return nil }
+        // One source: no list to build.
         if added.isEmpty, interceptor == nil || request.interceptor == nil {
             return interceptor ?? request.interceptor
         }

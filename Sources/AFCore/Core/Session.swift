@@ -193,11 +193,20 @@ open class Session: @unchecked Sendable {
             return (rootQueue, serializationQueue)
         }
         let active = activeRequests.withLock { $0.count }
-        if active > 0, active >= RequestQueues.capacity || withUnsafeCurrentTask(body: { $0 != nil }) {
+        if active > 0, active >= RequestQueues.capacity || Self.runsInSwiftTask {
             return (rootQueue, serializationQueue)
         }
         let queue = requestQueues.take()
         return (queue, queue)
+    }
+
+    /// Whether the caller runs inside a Swift task. A match on the case, not `!= nil`: the
+    /// task's type is opaque outside its library, and a comparison copies it through its
+    /// value witnesses, a cost every request of a hookless session paid.
+    private static var runsInSwiftTask: Bool {
+        withUnsafeCurrentTask { task in
+            if case .some = task { true } else { false }
+        }
     }
 
     /// Calls `action` on `rootQueue` with the requests that have not finished.
