@@ -122,11 +122,15 @@ extension Session {
     /// The Session's adapter, then the request's, as one; nil when there is none.
     func adapter(for request: Request) -> (any RequestAdapter)? {
         let added = request.mutableState.withLock { $0.adapters }
-        // None, the usual case: answered before `??` copies the two into its operands.
-        if added.isEmpty, interceptor == nil, request.interceptor == nil { return nil }
-        // One source: no list to build.
-        if added.isEmpty, interceptor == nil || request.interceptor == nil {
-            return interceptor ?? request.interceptor
+        // None (the usual case) or one source: no list to build. Each source is tested once,
+        // and only the one returned is copied (`??` copied both into its operands).
+        if added.isEmpty {
+            switch (interceptor == nil, request.interceptor == nil) {
+            case (true, true): return nil
+            case (true, false): return request.interceptor
+            case (false, true): return interceptor
+            case (false, false): break
+            }
         }
         let adapters = [interceptor as (any RequestAdapter)?, request.interceptor].compactMap { $0 } + added
         return adapters.count > 1 ? Interceptor(adapters: adapters) : adapters.first
