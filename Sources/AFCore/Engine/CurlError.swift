@@ -2,16 +2,29 @@ import CCurl
 import Foundation
 
 /// A failed curl transfer: its code and curl's own words.
-struct CurlFailure: Error, Sendable {
-    var code: CURLcode
-    var message: String?
+///
+/// A class: an exchange's outcome carries it as one optional reference, which costs nothing to
+/// copy when the exchange succeeded (a struct of this many optional fields is copied field by
+/// field through its value witnesses at each read).
+final class CurlFailure: Error, Sendable {
+    let code: CURLcode
+    let message: String?
     /// An error found by AF itself (an upload file that cannot be read), reported as it is.
-    var localError: URLError?
+    let localError: URLError?
     /// An AFError found by AF itself (the trust evaluator's verdict, a request refused before
     /// sending), reported as it is.
-    var afError: AFError?
+    let afError: AFError?
     /// The evaluator's request to fetch something and try the exchange again.
-    var trustPending: ServerTrustEvaluationPending?
+    let trustPending: ServerTrustEvaluationPending?
+
+    init(code: CURLcode, message: String? = nil, localError: URLError? = nil, afError: AFError? = nil,
+         trustPending: ServerTrustEvaluationPending? = nil) {
+        self.code = code
+        self.message = message
+        self.localError = localError
+        self.afError = afError
+        self.trustPending = trustPending
+    }
 
     /// The `URLError` a URLSession user would get for this failure.
     func urlError(failingURL: URL?) -> URLError {

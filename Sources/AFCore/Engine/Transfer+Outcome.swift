@@ -42,11 +42,10 @@ extension Transfer {
             if result == CURLE_OK, !cancelled { releaseHeldChallenge() } else { head = nil }
             heldChallenge = nil
         }
-        var outcome = TransferOutcome(head: head, body: body, failure: failure,
-                                      wasCancelled: cancelled, timings: timings, rangeRejected: rangeRejected)
-        outcome.streamCopyIsWhole = spec.streamCopyLimit != nil && streamCopyKept
-        outcome.redirectBodyDropped = redirectBodyDropped
-        outcome.answerFile = answerWriter?.url
+        let outcome = TransferOutcome(head: head, body: body, failure: failure, wasCancelled: cancelled, timings: timings,
+                                      rangeRejected: rangeRejected,
+                                      streamCopyIsWhole: spec.streamCopyLimit != nil && streamCopyKept,
+                                      redirectBodyDropped: redirectBodyDropped, answerFile: answerWriter?.url)
         bodyWriter = nil
         answerFailure = nil
         body = Data()

@@ -63,7 +63,7 @@ final class Transfer: @unchecked Sendable {
         var isInProgressThrottle = false
         var progressReportedAt: UInt64 = 0
         var progressThrottle: ProgressThrottle?
-        @OutOfLine var setupFailure: CurlFailure?
+        var setupFailure: CurlFailure?
         var uploadError: URLError?
         var watchFailure: URLError?
         @OutOfLine var uploadAFError: AFError?
