@@ -5,7 +5,10 @@
 /// `value` is inlinable, as are the getters of `DataTask` and `DownloadTask` that await it: the
 /// caller's module specializes them for its response type, so an await looks up no generic
 /// metadata at run time (as AF's unspecialized generic code did on every await).
-@usableFromInline final class AwaitedResponse<Response: Sendable>: Sendable {
+///
+/// A struct over its guarded state: copies share that state, and a request awaited makes one
+/// object for it rather than two.
+@usableFromInline struct AwaitedResponse<Response: Sendable>: Sendable {
     @usableFromInline enum State {
         /// The first waiter apart (usually the only one): no list is made for it.
         case waiting(first: UnsafeContinuation<Response, Never>?, others: [UnsafeContinuation<Response, Never>])
