@@ -136,7 +136,7 @@ extension Request {
         let validators = mutableState.withLock { state in
             state.response = result.response
             state.metrics.append(result.metrics)
-            if let error = result.error, state.error == nil {
+            if let error = result.error, !state.$error {
                 state.error = Self.afError(for: error, sessionIsGone: delegate == nil)
             }
             return state.validators
@@ -145,6 +145,14 @@ extension Request {
         emitSessionEvent(task) { $0.urlSession($1, task: $2, didCompleteWithError: result.error) }
         emit { $0.request(self, didGatherMetrics: result.metrics) }
         validators.runAll()
+        // Asked as a flag first: a request that succeeded passes no `AFError?` along (an
+        // address-only enum: even an absent one is copied through its value witnesses).
+        guard mutableState.withLock({ $0.$error }) else {
+            emit(notifying: Request.didCompleteTaskNotification) {
+                $0.request(self, didCompleteTask: self.urlSessionTask(for: task), with: nil)
+            }
+            return finish()
+        }
         let error = error
         emit(notifying: Request.didCompleteTaskNotification) {
             $0.request(self, didCompleteTask: self.urlSessionTask(for: task), with: error)

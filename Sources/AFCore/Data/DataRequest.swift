@@ -48,7 +48,7 @@ public class DataRequest: Request, @unchecked Sendable {
     @discardableResult
     func validateReceived(_ validation: @escaping ReceivedValidation, then next: ReceivedValidation? = nil) -> Self {
         let validator: @Sendable () -> Void = { [unowned self] in
-            let (request, response, failed) = mutableState.withLock { ($0.requests.last, $0.response, $0.error != nil) }
+            let (request, response, failed) = mutableState.withLock { ($0.requests.last, $0.response, $0.$error) }
             guard !failed, let received = response else { return }
             let data = data
             /// Runs one check; true when it passed.
@@ -62,7 +62,7 @@ public class DataRequest: Request, @unchecked Sendable {
                 return true
             }
             // The next check looks again for an error first: a cancel may have come meanwhile.
-            guard check(validation), let next, !mutableState.withLock({ $0.error != nil }) else { return }
+            guard check(validation), let next, !mutableState.withLock({ $0.$error }) else { return }
             _ = check(next)
         }
         mutableState.withLock { $0.validators.append(validator) }
