@@ -9,44 +9,49 @@ extension Request {
     var session: Session? { delegate as? Session }
 
     /// Sends `event` to the session's monitors and to this request's own. `notifying`: the
-    /// notification `AlamofireNotifications` posts for the event. The event's closure is made
-    /// only once some monitor is known to get it (`event` is evaluated then): an event nobody
-    /// observes costs no allocation.
+    /// notification `AlamofireNotifications` posts for the event; `kind`: which event it is,
+    /// when a closure monitor may not hear it (see `MonitoredEvent`). The event's closure is
+    /// made only once some monitor is known to get it (`event` is evaluated then): an event
+    /// nobody observes costs no allocation.
     @inline(__always)
-    func emit(notifying name: Notification.Name? = nil, _ event: @autoclosure () -> @Sendable (any EventMonitor) -> Void) {
+    func emit(notifying name: Notification.Name? = nil, _ kind: MonitoredEvent? = nil,
+              _ event: @autoclosure () -> @Sendable (any EventMonitor) -> Void) {
         if sessionIsObserved || ownMonitorsAdded.load(ordering: .acquiring) {
-            send(notifying: name, event())
+            send(notifying: name, kind, event())
         } else if let name, sessionNotifies {
             sessionMonitors?.postNotification(name, of: self, now: ownsQueue)
         }
     }
 
-    private func send(notifying name: Notification.Name?, _ event: @escaping @Sendable (any EventMonitor) -> Void) {
+    private func send(notifying name: Notification.Name?, _ kind: MonitoredEvent?,
+                      _ event: @escaping @Sendable (any EventMonitor) -> Void) {
         if let composite = sessionMonitors {
             if let name {
-                composite.performNotifiedEvent(name, of: self, now: ownsQueue, event)
+                composite.performNotifiedEvent(name, of: self, now: ownsQueue, kind, event)
             } else {
-                composite.performEvent(event)
+                composite.performEvent(kind, event)
             }
         }
         for monitor in mutableState.withLock({ $0.eventMonitors }) {
-            monitor.queue.async { event(monitor) }
+            monitor.queue.async {
+                if !kind.isSkipped(by: MonitoredEvent.closures(of: monitor)) { event(monitor) }
+            }
         }
     }
 
     /// Sends an engine event about `task` to the session's monitors (request monitors get
     /// request events only). The event's closure, the `URLSession` and the `URLSessionTask` are
-    /// made only if a monitor is there to get them.
+    /// made only if a monitor is there to get them (`kind`: see `MonitoredEvent`).
     @inline(__always)
-    func emitSessionEvent(_ task: SessionTask,
+    func emitSessionEvent(_ task: SessionTask, _ kind: MonitoredEvent? = nil,
                           _ event: @autoclosure () -> @Sendable (any EventMonitor, URLSession, URLSessionTask) -> Void) {
-        if sessionIsObserved { sendSessionEvent(task, event()) }
+        if sessionIsObserved { sendSessionEvent(task, kind, event()) }
     }
 
-    private func sendSessionEvent(_ task: SessionTask,
+    private func sendSessionEvent(_ task: SessionTask, _ kind: MonitoredEvent?,
                                   _ event: @escaping @Sendable (any EventMonitor, URLSession, URLSessionTask) -> Void) {
         guard let session else { return }
-        session.eventMonitor.performEvent { monitor in
+        session.eventMonitor.performEvent(kind) { monitor in
             event(monitor, session.session, self.urlSessionTask(for: task))
         }
     }
@@ -107,22 +112,28 @@ extension Request {
             let urlSessionTask = urlSessionTask(for: task)
             callEventHandler(on: handler.queue) { handler.handler(urlSessionTask) }
         }
-        emit { $0.request(self, didCreateTask: self.urlSessionTask(for: task)) }
+        emit(.requestDidCreateTask) { $0.request(self, didCreateTask: self.urlSessionTask(for: task)) }
         if pastDeadline { return task.cancel() }
         switch state {
         case .resumed:
             // Emitted first: once resumed, the engine may report the response to the same
             // monitors from its own thread. The state was read with the task's append, on
             // underlyingQueue: a suspend since queues its `applyState` behind this.
-            emit(notifying: Request.didResumeTaskNotification) { $0.request(self, didResumeTask: self.urlSessionTask(for: task)) }
+            emit(notifying: Request.didResumeTaskNotification, .requestDidResumeTask) {
+                $0.request(self, didResumeTask: self.urlSessionTask(for: task))
+            }
             task.resume()
         case .cancelled:
             task.cancel()
-            emit(notifying: Request.didCancelTaskNotification) { $0.request(self, didCancelTask: self.urlSessionTask(for: task)) }
+            emit(notifying: Request.didCancelTaskNotification, .requestDidCancelTask) {
+                $0.request(self, didCancelTask: self.urlSessionTask(for: task))
+            }
         case .suspended:
             // Suspended before it had a task (whose suspend found none to tell of): the task is
             // made suspended, and monitors hear it, once, as with Alamofire.
-            emit(notifying: Request.didSuspendTaskNotification) { $0.request(self, didSuspendTask: self.urlSessionTask(for: task)) }
+            emit(notifying: Request.didSuspendTaskNotification, .requestDidSuspendTask) {
+                $0.request(self, didSuspendTask: self.urlSessionTask(for: task))
+            }
         case .initialized, .finished:
             break
         }
@@ -141,20 +152,20 @@ extension Request {
             }
             return state.validators
         }
-        emitSessionEvent(task) { $0.urlSession($1, task: $2, didFinishCollecting: result.metrics) }
-        emitSessionEvent(task) { $0.urlSession($1, task: $2, didCompleteWithError: result.error) }
+        emitSessionEvent(task, .taskDidFinishCollectingMetrics) { $0.urlSession($1, task: $2, didFinishCollecting: result.metrics) }
+        emitSessionEvent(task, .taskDidComplete) { $0.urlSession($1, task: $2, didCompleteWithError: result.error) }
         emit { $0.request(self, didGatherMetrics: result.metrics) }
         validators.runAll()
         // Asked as a flag first: a request that succeeded passes no `AFError?` along (an
         // address-only enum: even an absent one is copied through its value witnesses).
         guard mutableState.withLock({ $0.$error }) else {
-            emit(notifying: Request.didCompleteTaskNotification) {
+            emit(notifying: Request.didCompleteTaskNotification, .requestDidCompleteTaskWithError) {
                 $0.request(self, didCompleteTask: self.urlSessionTask(for: task), with: nil)
             }
             return finish()
         }
         let error = error
-        emit(notifying: Request.didCompleteTaskNotification) {
+        emit(notifying: Request.didCompleteTaskNotification, .requestDidCompleteTaskWithError) {
             $0.request(self, didCompleteTask: self.urlSessionTask(for: task), with: error)
         }
         retryOrFinish(error: error)

@@ -314,7 +314,7 @@ public class Request: @unchecked Sendable {
         emit(notifying: Request.didResumeNotification) { $0.requestDidResume(self) }
         if case let .resumeTask(task) = action {
             // The event goes out before the task can report anything (see didCreateTask).
-            emit(notifying: Request.didResumeTaskNotification) {
+            emit(notifying: Request.didResumeTaskNotification, .requestDidResumeTask) {
                 $0.request(self, didResumeTask: self.urlSessionTask(for: task))
             }
             applyState(to: task)
@@ -343,7 +343,7 @@ public class Request: @unchecked Sendable {
         if let task {
             underlyingQueue.runOrAsync(recording: handOffs) {
                 self.applyState(to: task)
-                self.emit(notifying: Request.didSuspendTaskNotification) {
+                self.emit(notifying: Request.didSuspendTaskNotification, .requestDidSuspendTask) {
                     $0.request(self, didSuspendTask: self.urlSessionTask(for: task))
                 }
             }
@@ -394,7 +394,7 @@ public class Request: @unchecked Sendable {
             // its completion must come after them.
             underlyingQueue.async {
                 self.emit(notifying: Request.didCancelNotification) { $0.requestDidCancel(self) }
-                self.emit(notifying: Request.didCancelTaskNotification) {
+                self.emit(notifying: Request.didCancelTaskNotification, .requestDidCancelTask) {
                     $0.request(self, didCancelTask: self.urlSessionTask(for: task))
                 }
             }

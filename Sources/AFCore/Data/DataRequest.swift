@@ -57,7 +57,10 @@ public class DataRequest: Request, @unchecked Sendable {
                 if case let .failure(failure) = result {
                     error = failure.asAFError(or: .responseValidationFailed(reason: .customValidationFailed(error: failure)))
                 }
-                emit { $0.request(self, didValidateRequest: request, response: received.httpResponse, data: data, withResult: result) }
+                // A closure monitor without the closure for it never makes the HTTPURLResponse.
+                emit(.requestDidValidateRequestResponseDataWithResult) {
+                    $0.request(self, didValidateRequest: request, response: received.httpResponse, data: data, withResult: result)
+                }
                 if case .failure = result { return false }
                 return true
             }

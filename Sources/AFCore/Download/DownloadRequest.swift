@@ -206,7 +206,9 @@ public final class DownloadRequest: Request, @unchecked Sendable {
         }
         if case let .failure(error) = outcome { self.error = error }
         if let task = mutableState.withLock({ $0.tasks.last }) {
-            emit { $0.request(self, didFinishDownloadingUsing: self.urlSessionTask(for: task), with: outcome) }
+            emit(.requestDidFinishDownloadingUsingTaskWithResult) {
+                $0.request(self, didFinishDownloadingUsing: self.urlSessionTask(for: task), with: outcome)
+            }
         }
         handler?(nil)
     }

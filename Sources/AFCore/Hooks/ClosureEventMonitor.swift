@@ -59,6 +59,25 @@ open class ClosureEventMonitor: EventMonitor, @unchecked Sendable {
         self.queue = queue
     }
 
+    /// Whether the closure that hears `event` is set (see `MonitoredEvent`).
+    func hasClosure(for event: MonitoredEvent) -> Bool {
+        closures.withLock { closures in
+            switch event {
+            case .requestDidCreateTask: closures.requestDidCreateTask != nil
+            case .requestDidResumeTask: closures.requestDidResumeTask != nil
+            case .requestDidSuspendTask: closures.requestDidSuspendTask != nil
+            case .requestDidCancelTask: closures.requestDidCancelTask != nil
+            case .requestDidCompleteTaskWithError: closures.requestDidCompleteTaskWithError != nil
+            case .requestDidValidateRequestResponseDataWithResult:
+                closures.requestDidValidateRequestResponseDataWithResult != nil
+            case .requestDidFinishDownloadingUsingTaskWithResult:
+                closures.requestDidFinishDownloadingUsingTaskWithResult != nil
+            case .taskDidFinishCollectingMetrics: closures.taskDidFinishCollectingMetrics != nil
+            case .taskDidComplete: closures.taskDidComplete != nil
+            }
+        }
+    }
+
     /// Never sent (see `EventMonitor`).
     open var sessionDidBecomeInvalidWithError: (@Sendable (URLSession, (any Error)?) -> Void)? {
         get { closures.withLock { $0.sessionDidBecomeInvalidWithError } }

@@ -46,9 +46,9 @@ public final class CompositeEventMonitor: EventMonitor {
         }
     }
 
-    /// Sends an event that notification posters ignore.
-    func performEvent(_ event: @escaping @Sendable (any EventMonitor) -> Void) {
-        for mailbox in observers { mailbox.send(event) }
+    /// Sends an event that notification posters ignore (of `kind`: see `MonitoredEvent`).
+    func performEvent(_ kind: MonitoredEvent? = nil, _ event: @escaping @Sendable (any EventMonitor) -> Void) {
+        for mailbox in observers { mailbox.send(event, as: kind) }
     }
 
     /// Sends one of the eight events that are also posted as notifications: `event` to the
@@ -58,8 +58,8 @@ public final class CompositeEventMonitor: EventMonitor {
     /// to wake. Notifications wait in order in `pendingNotifications`, and a pass of the queue
     /// posts all that arrived by then. With `now`, posted at once (see `postNotification`).
     func performNotifiedEvent(_ name: Notification.Name, of request: Request, now: Bool = false,
-                              _ event: @escaping @Sendable (any EventMonitor) -> Void) {
-        performEvent(event)
+                              _ kind: MonitoredEvent? = nil, _ event: @escaping @Sendable (any EventMonitor) -> Void) {
+        performEvent(kind, event)
         postNotification(name, of: request, now: now)
     }
 

@@ -1,0 +1,100 @@
+@testable import AFCore
+import AFTestSupport
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// A `ClosureEventMonitor` hears an event whose arguments cost something (a task object, an
+/// `HTTPURLResponse`) only through the closure for it: without that closure the arguments are
+/// never made; with it, or in a subclass that overrides the method, the event arrives as before.
+@Suite(.timeLimit(.minutes(1))) struct ClosureMonitorEventTests {
+    /// Counts the calls of the closures it was given, by name.
+    final class Calls: Sendable {
+        private let counts = Protected<[String: Int]>([:])
+        func record(_ name: String) { counts.withLock { $0[name, default: 0] += 1 } }
+        subscript(name: String) -> Int { counts.withLock { $0[name] ?? 0 } }
+    }
+
+    @Test func aMonitorWithoutThoseClosuresMakesNoTaskObjectAndNoResponse() async throws {
+        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.closure-monitor.finish-only"))
+        let finished = OneShot()
+        monitor.requestDidFinish = { _ in finished.fire() }
+        let session = makeSession(eventMonitors: [monitor])
+        let request = session.request(Server.http("/bench.json"))
+        _ = try await request.validate().serializingData().value
+        await finished.wait()
+        monitor.queue.sync {}
+        #expect(request.mutableState.value.urlSessionTasks.isEmpty, "no event the monitor hears needed a task object")
+        #expect(request.receivedResponse?.isBuilt == false, "no event the monitor hears needed an HTTPURLResponse")
+    }
+
+    @Test func aRequestsOwnMonitorWithoutThemMakesNoneEither() async throws {
+        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.closure-monitor.own"))
+        let finished = OneShot()
+        monitor.requestDidFinish = { _ in finished.fire() }
+        let session = makeSession()
+        let request = session.request(Server.http("/bench.json")).eventMonitor(monitor)
+        _ = try await request.validate().serializingData().value
+        await finished.wait()
+        monitor.queue.sync {}
+        #expect(request.mutableState.value.urlSessionTasks.isEmpty)
+        #expect(request.receivedResponse?.isBuilt == false)
+    }
+
+    @Test func eachOfThoseClosuresIsCalledWhenSet() async throws {
+        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.closure-monitor.all"))
+        let calls = Calls()
+        let finished = OneShot()
+        monitor.requestDidCreateTask = { _, _ in calls.record("createTask") }
+        monitor.requestDidResumeTask = { _, _ in calls.record("resumeTask") }
+        monitor.requestDidCompleteTaskWithError = { _, _, _ in calls.record("completeTask") }
+        monitor.requestDidValidateRequestResponseDataWithResult = { _, _, response, _, _ in
+            calls.record("validate \(response.statusCode)")
+        }
+        monitor.taskDidFinishCollectingMetrics = { _, _, _ in calls.record("metrics") }
+        monitor.taskDidComplete = { _, _, _ in calls.record("taskComplete") }
+        monitor.requestDidFinish = { _ in finished.fire() }
+        let session = makeSession(eventMonitors: [monitor])
+        _ = try await session.request(Server.http("/bench.json")).validate().serializingData().value
+        await finished.wait()
+        monitor.queue.sync {}
+        for name in ["createTask", "resumeTask", "completeTask", "metrics", "taskComplete"] {
+            #expect(calls[name] == 1, "\(name)")
+        }
+        #expect(calls["validate 200"] == 2, "validate() checks the status code, then the content type")
+    }
+
+    @Test func suspendCancelAndADownloadsEndAreHeardWhenSet() async throws {
+        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.closure-monitor.states"))
+        let calls = Calls()
+        monitor.requestDidSuspendTask = { _, _ in calls.record("suspendTask") }
+        monitor.requestDidCancelTask = { _, _ in calls.record("cancelTask") }
+        monitor.requestDidFinishDownloadingUsingTaskWithResult = { _, _, _ in calls.record("downloadEnd") }
+        let session = makeSession(eventMonitors: [monitor])
+        let held = session.request(Server.httpbin("/delay/10"))
+        let created = OneShot()
+        held.onURLSessionTaskCreation(on: .global()) { _ in created.fire() }
+        held.resume()
+        await created.wait()
+        held.suspend()
+        held.cancel()
+        _ = await held.serializingData().response
+        _ = await session.download(Server.http("/bench.json")).serializingDownloadedFileURL().response
+        monitor.queue.sync {}
+        #expect(calls["suspendTask"] == 1 && calls["cancelTask"] == 1 && calls["downloadEnd"] == 1)
+    }
+
+    @Test func aSubclassGetsEveryEvent() async throws {
+        final class Subclass: ClosureEventMonitor, @unchecked Sendable {
+            let created = OneShot()
+            override func request(_ request: Request, didCreateTask task: URLSessionTask) { created.fire() }
+        }
+        let monitor = Subclass(queue: DispatchQueue(label: "test.closure-monitor.subclass"))
+        let session = makeSession(eventMonitors: [monitor])
+        _ = try await session.request(Server.http("/bench.json")).serializingData().value
+        monitor.queue.sync {}
+        #expect(monitor.created.hasFired, "an overriding subclass is not judged by its closures")
+    }
+}
