@@ -30,6 +30,54 @@ import Testing
         #expect(request.receivedResponse?.isBuilt == false, "no event the monitor hears needed an HTTPURLResponse")
     }
 
+    @Test func aDownloadWithSuchAMonitorMakesNoTaskObject() async throws {
+        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.closure-monitor.download"))
+        let finished = OneShot()
+        monitor.requestDidFinish = { _ in finished.fire() }
+        let session = makeSession(eventMonitors: [monitor])
+        let download = session.download(Server.http("/bench.json"))
+        let response = await download.serializingDownloadedFileURL().response
+        await finished.wait()
+        monitor.queue.sync {}
+        if let url = response.value { try? FileManager.default.removeItem(at: url) }
+        #expect(response.error == nil)
+        #expect(download.mutableState.value.urlSessionTasks.isEmpty)
+    }
+
+    /// Each kind of event is judged by its own closure, and by no other.
+    @Test func eachEventIsJudgedByItsOwnClosure() {
+        let setters: [MonitoredEvent: (ClosureEventMonitor) -> Void] = [
+            .requestDidCreateTask: { $0.requestDidCreateTask = { _, _ in } },
+            .requestDidResumeTask: { $0.requestDidResumeTask = { _, _ in } },
+            .requestDidSuspendTask: { $0.requestDidSuspendTask = { _, _ in } },
+            .requestDidCancelTask: { $0.requestDidCancelTask = { _, _ in } },
+            .requestDidCompleteTaskWithError: { $0.requestDidCompleteTaskWithError = { _, _, _ in } },
+            .requestDidValidateRequestResponseDataWithResult: {
+                $0.requestDidValidateRequestResponseDataWithResult = { _, _, _, _, _ in }
+            },
+            .requestDidFinishDownloadingUsingTaskWithResult: {
+                $0.requestDidFinishDownloadingUsingTaskWithResult = { _, _, _ in }
+            },
+            .taskDidSendBodyData: { $0.taskDidSendBodyData = { _, _, _, _, _ in } },
+            .taskWillPerformHTTPRedirection: { $0.taskWillPerformHTTPRedirection = { _, _, _, _ in } },
+            .taskDidFinishCollectingMetrics: { $0.taskDidFinishCollectingMetrics = { _, _, _ in } },
+            .taskDidComplete: { $0.taskDidComplete = { _, _, _ in } },
+            .dataTaskDidReceiveResponse: { $0.dataTaskDidReceiveResponse = { _, _, _ in } },
+            .dataTaskDidReceiveData: { $0.dataTaskDidReceiveData = { _, _, _ in } },
+            .dataTaskWillCacheResponse: { $0.dataTaskWillCacheResponse = { _, _, _ in } },
+            .downloadTaskDidFinishDownloadingToURL: { $0.downloadTaskDidFinishDownloadingToURL = { _, _, _ in } },
+            .downloadTaskDidWriteData: { $0.downloadTaskDidWriteData = { _, _, _, _, _ in } },
+            .downloadTaskDidResumeAtOffset: { $0.downloadTaskDidResumeAtOffset = { _, _, _, _ in } },
+        ]
+        #expect(Set(setters.keys) == Set(MonitoredEvent.allCases))
+        for (event, set) in setters {
+            let monitor = ClosureEventMonitor()
+            set(monitor)
+            let heard = MonitoredEvent.allCases.filter { monitor.hasClosure(for: $0) }
+            #expect(heard == [event], "with only the closure for \(event) set")
+        }
+    }
+
     @Test func aRequestsOwnMonitorWithoutThemMakesNoneEither() async throws {
         let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.closure-monitor.own"))
         let finished = OneShot()
@@ -89,12 +137,17 @@ import Testing
     @Test func aSubclassGetsEveryEvent() async throws {
         final class Subclass: ClosureEventMonitor, @unchecked Sendable {
             let created = OneShot()
+            let received = Protected(Data())
             override func request(_ request: Request, didCreateTask task: URLSessionTask) { created.fire() }
+            override func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+                received.withLock { $0.append(data) }
+            }
         }
         let monitor = Subclass(queue: DispatchQueue(label: "test.closure-monitor.subclass"))
         let session = makeSession(eventMonitors: [monitor])
-        _ = try await session.request(Server.http("/bench.json")).serializingData().value
+        let body = try await session.request(Server.http("/bench.json")).serializingData().value
         monitor.queue.sync {}
         #expect(monitor.created.hasFired, "an overriding subclass is not judged by its closures")
+        #expect(monitor.received.value == body, "nor are the transfer's events")
     }
 }

@@ -34,7 +34,8 @@ extension Request {
         }
         for monitor in mutableState.withLock({ $0.eventMonitors }) {
             monitor.queue.async {
-                if !kind.isSkipped(by: MonitoredEvent.closures(of: monitor)) { event(monitor) }
+                if let kind, let closures = MonitoredEvent.closures(of: monitor), !closures.hasClosure(for: kind) { return }
+                event(monitor)
             }
         }
     }

@@ -53,7 +53,7 @@ extension Request {
                 Self.set(self.uploadProgress, completed: progress.bytesSent, expected: progress.bytesExpectedToSend)
                 if let upload { self.call(upload.handler, on: upload.queue, with: self.uploadProgress) }
                 let sent = progress.bytesSent - previous.bytesSent
-                self.emitSessionEvent(task) {
+                self.emitSessionEvent(task, .taskDidSendBodyData) {
                     $0.urlSession($1, task: $2, didSendBodyData: sent, totalBytesSent: progress.bytesSent,
                                   totalBytesExpectedToSend: progress.bytesExpectedToSend)
                 }
@@ -62,7 +62,7 @@ extension Request {
                 Self.set(self.downloadProgress, completed: progress.bytesReceived, expected: progress.bytesExpectedToReceive)
                 if let download { self.call(download.handler, on: download.queue, with: self.downloadProgress) }
                 let written = progress.bytesReceived - previous.bytesReceived
-                self.emitSessionEvent(task) { monitor, session, task in
+                self.emitSessionEvent(task, .downloadTaskDidWriteData) { monitor, session, task in
                     guard let downloadTask = task as? URLSessionDownloadTask else { return }
                     monitor.urlSession(session, downloadTask: downloadTask, didWriteData: written,
                                        totalBytesWritten: progress.bytesReceived,

@@ -15,12 +15,12 @@ extension Request: SessionTaskDelegate {
     func task(_ task: SessionTask, didReceiveResponse response: HTTPURLResponse) {
         didReceiveResponseHead(response, task: task)
         decide(on: response, task: task)
-        emitDataTaskEvent(task) { $0.urlSession($1, dataTask: $2, didReceive: response) }
+        emitDataTaskEvent(task, .dataTaskDidReceiveResponse) { $0.urlSession($1, dataTask: $2, didReceive: response) }
         if let offset = task.mutableState.withLock({ $0.download?.resumeOffset }), offset > 0 {
             // Unknown (-1) when the server announces no length, or one no Int64 total can hold.
             let (sum, overflow) = offset.addingReportingOverflow(response.expectedContentLength)
             let expected = response.expectedContentLength < 0 || overflow ? -1 : sum
-            emitSessionEvent(task) { monitor, session, task in
+            emitSessionEvent(task, .downloadTaskDidResumeAtOffset) { monitor, session, task in
                 guard let downloadTask = task as? URLSessionDownloadTask else { return }
                 monitor.urlSession(session, downloadTask: downloadTask, didResumeAtOffset: offset, expectedTotalBytes: expected)
             }
@@ -41,19 +41,21 @@ extension Request: SessionTaskDelegate {
 
     func task(_ task: SessionTask, didReceive data: Data) {
         if task.bodyStream != nil { didReceiveStreamedBody(data) }
-        emitDataTaskEvent(task) { $0.urlSession($1, dataTask: $2, didReceive: data) }
+        emitDataTaskEvent(task, .dataTaskDidReceiveData) { $0.urlSession($1, dataTask: $2, didReceive: data) }
     }
 
     func task(_ task: SessionTask, willRedirectTo request: URLRequest, response: HTTPURLResponse,
               completion: @escaping @Sendable (URLRequest?) -> Void) {
-        emitSessionEvent(task) { $0.urlSession($1, task: $2, willPerformHTTPRedirection: response, newRequest: request) }
+        emitSessionEvent(task, .taskWillPerformHTTPRedirection) {
+            $0.urlSession($1, task: $2, willPerformHTTPRedirection: response, newRequest: request)
+        }
         guard let handler = redirectHandler ?? session?.redirectHandler else { return completion(request) }
         handler.task(urlSessionTask(for: task), willBeRedirectedTo: request, for: response, completion: completion)
     }
 
     func task(_ task: SessionTask, willCacheResponse response: CachedURLResponse,
               completion: @escaping @Sendable (CachedURLResponse?) -> Void) {
-        emitDataTaskEvent(task) { $0.urlSession($1, dataTask: $2, willCacheResponse: response) }
+        emitDataTaskEvent(task, .dataTaskWillCacheResponse) { $0.urlSession($1, dataTask: $2, willCacheResponse: response) }
         guard let handler = cachedResponseHandler ?? session?.cachedResponseHandler,
               let dataTask = urlSessionTask(for: task) as? URLSessionDataTask else { return completion(response) }
         handler.dataTask(dataTask, willCacheResponse: response, completion: completion)
@@ -64,9 +66,9 @@ extension Request: SessionTaskDelegate {
     }
 
     /// Sends an engine event that only data tasks (data, upload and stream requests) report.
-    func emitDataTaskEvent(_ task: SessionTask,
+    func emitDataTaskEvent(_ task: SessionTask, _ kind: MonitoredEvent? = nil,
                            _ event: @escaping @Sendable (any EventMonitor, URLSession, URLSessionDataTask) -> Void) {
-        emitSessionEvent(task) { monitor, session, task in
+        emitSessionEvent(task, kind) { monitor, session, task in
             if let dataTask = task as? URLSessionDataTask { event(monitor, session, dataTask) }
         }
     }

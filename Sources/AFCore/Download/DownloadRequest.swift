@@ -162,7 +162,7 @@ public final class DownloadRequest: Request, @unchecked Sendable {
                                         resumePoint: keptPoint)
         }
         if let task = mutableState.withLock({ $0.tasks.last }) {
-            emitSessionEvent(task) { [bodyFile] monitor, session, task in
+            emitSessionEvent(task, .downloadTaskDidFinishDownloadingToURL) { [bodyFile] monitor, session, task in
                 guard let downloadTask = task as? URLSessionDownloadTask else { return }
                 monitor.urlSession(session, downloadTask: downloadTask, didFinishDownloadingTo: bodyFile)
             }

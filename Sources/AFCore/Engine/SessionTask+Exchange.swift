@@ -64,7 +64,6 @@ extension SessionTask: TransferDelegate {
             whole.setValue(nil, forHTTPHeaderField: "If-Range")
             return startHop(whole, after: request, response: response, body: outcome.body, restartingDownload: true)
         }
-        // Read once: each read of the outcome's optional failure copies it.
         let failure = outcome.failure
         if !cancelled, !outcome.wasCancelled, let pending = failure?.trustPending,
            mutableState.withLock({ !$0.fetchedForTrust }) {

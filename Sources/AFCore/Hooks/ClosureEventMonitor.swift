@@ -72,8 +72,16 @@ open class ClosureEventMonitor: EventMonitor, @unchecked Sendable {
                 closures.requestDidValidateRequestResponseDataWithResult != nil
             case .requestDidFinishDownloadingUsingTaskWithResult:
                 closures.requestDidFinishDownloadingUsingTaskWithResult != nil
+            case .taskDidSendBodyData: closures.taskDidSendBodyData != nil
+            case .taskWillPerformHTTPRedirection: closures.taskWillPerformHTTPRedirection != nil
             case .taskDidFinishCollectingMetrics: closures.taskDidFinishCollectingMetrics != nil
             case .taskDidComplete: closures.taskDidComplete != nil
+            case .dataTaskDidReceiveResponse: closures.dataTaskDidReceiveResponse != nil
+            case .dataTaskDidReceiveData: closures.dataTaskDidReceiveData != nil
+            case .dataTaskWillCacheResponse: closures.dataTaskWillCacheResponse != nil
+            case .downloadTaskDidFinishDownloadingToURL: closures.downloadTaskDidFinishDownloadingToURL != nil
+            case .downloadTaskDidWriteData: closures.downloadTaskDidWriteData != nil
+            case .downloadTaskDidResumeAtOffset: closures.downloadTaskDidResumeAtOffset != nil
             }
         }
     }

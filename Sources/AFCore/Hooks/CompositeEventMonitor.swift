@@ -37,7 +37,7 @@ public final class CompositeEventMonitor: EventMonitor {
     /// cost a response and a copy per chunk on the engine thread.
     var observesTransferEvents: Bool {
         observers.contains { mailbox in
-            if let closures = mailbox.monitor as? ClosureEventMonitor {
+            if let closures = MonitoredEvent.closures(of: mailbox.monitor) {
                 return closures.dataTaskDidReceiveData != nil || closures.dataTaskDidReceiveResponse != nil
                     || closures.downloadTaskDidResumeAtOffset != nil || closures.taskDidSendBodyData != nil
                     || closures.downloadTaskDidWriteData != nil
