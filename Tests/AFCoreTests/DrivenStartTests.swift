@@ -74,11 +74,17 @@ import Testing
         let session = patientSession()
         _ = try await session.request(Server.http("/bench.json")).serializingData().value
         await engine(of: session, reaches: .parked)
-        let response = await withCheckedContinuation { continuation in
-            session.request(Server.http("/bench.json")).validate().responseData(queue: .global()) {
-                continuation.resume(returning: $0)
-            }
+        // Handed over behind a lock: the answer is often back before the task could suspend, and
+        // a continuation resumed that early orders the two threads only through the concurrency
+        // runtime's atomics, which the thread sanitizer does not see.
+        let received = Protected<AFDataResponse<Data>?>(nil)
+        let answered = OneShot()
+        session.request(Server.http("/bench.json")).validate().responseData(queue: .global()) { response in
+            received.withLock { $0 = response }
+            answered.fire()
         }
+        await answered.wait()
+        let response = try #require(received.value)
         #expect(response.response?.statusCode == 200)
         #expect(session.engine.drivenStartCount == 1)
     }
