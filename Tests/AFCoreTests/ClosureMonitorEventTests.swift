@@ -17,10 +17,16 @@ import Testing
         subscript(name: String) -> Int { counts.withLock { $0[name] ?? 0 } }
     }
 
-    @Test func aMonitorWithoutThoseClosuresMakesNoTaskObjectAndNoResponse() async throws {
-        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.closure-monitor.finish-only"))
+    /// A monitor with only `requestDidFinish` set, and the signal that closure fires.
+    static func finishOnlyMonitor(_ label: String) -> (ClosureEventMonitor, OneShot) {
+        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: label))
         let finished = OneShot()
         monitor.requestDidFinish = { _ in finished.fire() }
+        return (monitor, finished)
+    }
+
+    @Test func aMonitorWithoutThoseClosuresMakesNoTaskObjectAndNoResponse() async throws {
+        let (monitor, finished) = Self.finishOnlyMonitor("test.closure-monitor.finish-only")
         let session = makeSession(eventMonitors: [monitor])
         let request = session.request(Server.http("/bench.json"))
         _ = try await request.validate().serializingData().value
@@ -31,9 +37,7 @@ import Testing
     }
 
     @Test func aDownloadWithSuchAMonitorMakesNoTaskObject() async throws {
-        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.closure-monitor.download"))
-        let finished = OneShot()
-        monitor.requestDidFinish = { _ in finished.fire() }
+        let (monitor, finished) = Self.finishOnlyMonitor("test.closure-monitor.download")
         let session = makeSession(eventMonitors: [monitor])
         let download = session.download(Server.http("/bench.json"))
         let response = await download.serializingDownloadedFileURL().response
@@ -79,9 +83,7 @@ import Testing
     }
 
     @Test func aRequestsOwnMonitorWithoutThemMakesNoneEither() async throws {
-        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.closure-monitor.own"))
-        let finished = OneShot()
-        monitor.requestDidFinish = { _ in finished.fire() }
+        let (monitor, finished) = Self.finishOnlyMonitor("test.closure-monitor.own")
         let session = makeSession()
         let request = session.request(Server.http("/bench.json")).eventMonitor(monitor)
         _ = try await request.validate().serializingData().value
