@@ -6,9 +6,9 @@ import FoundationNetworking
 #endif
 import Testing
 
-/// A `ClosureEventMonitor` hears an event whose arguments cost something (a task object, an
-/// `HTTPURLResponse`) only through the closure for it: without that closure the arguments are
-/// never made; with it, or in a subclass that overrides the method, the event arrives as before.
+/// A `ClosureEventMonitor` hears an event only through the closure for it: without that closure
+/// the event's arguments (a task object, an `HTTPURLResponse`) are never made; with it, or in a
+/// subclass that overrides the method, the event arrives as before.
 @Suite(.timeLimit(.minutes(1))) struct ClosureMonitorEventTests {
     /// Counts the calls of the closures it was given, by name.
     final class Calls: Sendable {
@@ -48,38 +48,72 @@ import Testing
         #expect(download.mutableState.value.urlSessionTasks.isEmpty)
     }
 
-    /// Each kind of event is judged by its own closure, and by no other.
+    /// Each kind of event is judged by its own closure, and by no other; an event no closure
+    /// hears is heard by none.
     @Test func eachEventIsJudgedByItsOwnClosure() {
         let setters: [MonitoredEvent: (ClosureEventMonitor) -> Void] = [
-            .requestDidCreateTask: { $0.requestDidCreateTask = { _, _ in } },
-            .requestDidResumeTask: { $0.requestDidResumeTask = { _, _ in } },
-            .requestDidSuspendTask: { $0.requestDidSuspendTask = { _, _ in } },
-            .requestDidCancelTask: { $0.requestDidCancelTask = { _, _ in } },
-            .requestDidCompleteTaskWithError: { $0.requestDidCompleteTaskWithError = { _, _, _ in } },
-            .requestDidValidateRequestResponseDataWithResult: {
-                $0.requestDidValidateRequestResponseDataWithResult = { _, _, _, _, _ in }
-            },
-            .requestDidFinishDownloadingUsingTaskWithResult: {
-                $0.requestDidFinishDownloadingUsingTaskWithResult = { _, _, _ in }
-            },
+            .sessionDidBecomeInvalidWithError: { $0.sessionDidBecomeInvalidWithError = { _, _ in } },
+            .taskDidReceiveChallenge: { $0.taskDidReceiveChallenge = { _, _, _ in } },
             .taskDidSendBodyData: { $0.taskDidSendBodyData = { _, _, _, _, _ in } },
+            .taskNeedNewBodyStream: { $0.taskNeedNewBodyStream = { _, _ in } },
             .taskWillPerformHTTPRedirection: { $0.taskWillPerformHTTPRedirection = { _, _, _, _ in } },
             .taskDidFinishCollectingMetrics: { $0.taskDidFinishCollectingMetrics = { _, _, _ in } },
             .taskDidComplete: { $0.taskDidComplete = { _, _, _ in } },
+            .taskIsWaitingForConnectivity: { $0.taskIsWaitingForConnectivity = { _, _ in } },
             .dataTaskDidReceiveResponse: { $0.dataTaskDidReceiveResponse = { _, _, _ in } },
             .dataTaskDidReceiveData: { $0.dataTaskDidReceiveData = { _, _, _ in } },
             .dataTaskWillCacheResponse: { $0.dataTaskWillCacheResponse = { _, _, _ in } },
             .downloadTaskDidFinishDownloadingToURL: { $0.downloadTaskDidFinishDownloadingToURL = { _, _, _ in } },
             .downloadTaskDidWriteData: { $0.downloadTaskDidWriteData = { _, _, _, _, _ in } },
             .downloadTaskDidResumeAtOffset: { $0.downloadTaskDidResumeAtOffset = { _, _, _, _ in } },
+            .requestDidCreateInitialURLRequest: { $0.requestDidCreateInitialURLRequest = { _, _ in } },
+            .requestDidFailToCreateURLRequestWithError: { $0.requestDidFailToCreateURLRequestWithError = { _, _ in } },
+            .requestDidAdaptInitialRequestToAdaptedRequest: {
+                $0.requestDidAdaptInitialRequestToAdaptedRequest = { _, _, _ in }
+            },
+            .requestDidFailToAdaptURLRequestWithError: { $0.requestDidFailToAdaptURLRequestWithError = { _, _, _ in } },
+            .requestDidCreateURLRequest: { $0.requestDidCreateURLRequest = { _, _ in } },
+            .requestDidCreateTask: { $0.requestDidCreateTask = { _, _ in } },
+            .requestDidGatherMetrics: { $0.requestDidGatherMetrics = { _, _ in } },
+            .requestDidFailTaskEarlyWithError: { $0.requestDidFailTaskEarlyWithError = { _, _, _ in } },
+            .requestDidCompleteTaskWithError: { $0.requestDidCompleteTaskWithError = { _, _, _ in } },
+            .requestIsRetrying: { $0.requestIsRetrying = { _ in } },
+            .requestDidFinish: { $0.requestDidFinish = { _ in } },
+            .requestDidResume: { $0.requestDidResume = { _ in } },
+            .requestDidResumeTask: { $0.requestDidResumeTask = { _, _ in } },
+            .requestDidSuspend: { $0.requestDidSuspend = { _ in } },
+            .requestDidSuspendTask: { $0.requestDidSuspendTask = { _, _ in } },
+            .requestDidCancel: { $0.requestDidCancel = { _ in } },
+            .requestDidCancelTask: { $0.requestDidCancelTask = { _, _ in } },
+            .requestDidValidateRequestResponseDataWithResult: {
+                $0.requestDidValidateRequestResponseDataWithResult = { _, _, _, _, _ in }
+            },
+            .requestDidParseResponse: { $0.requestDidParseResponse = { _, _ in } },
+            .requestDidValidateRequestResponseWithResult: {
+                $0.requestDidValidateRequestResponseWithResult = { _, _, _, _ in }
+            },
+            .requestDidCreateUploadable: { $0.requestDidCreateUploadable = { _, _ in } },
+            .requestDidFailToCreateUploadableWithError: { $0.requestDidFailToCreateUploadableWithError = { _, _ in } },
+            .requestDidProvideInputStream: { $0.requestDidProvideInputStream = { _, _ in } },
+            .requestDidFinishDownloadingUsingTaskWithResult: {
+                $0.requestDidFinishDownloadingUsingTaskWithResult = { _, _, _ in }
+            },
+            .requestDidCreateDestinationURL: { $0.requestDidCreateDestinationURL = { _, _ in } },
+            .requestDidValidateRequestResponseFileURLWithResult: {
+                $0.requestDidValidateRequestResponseFileURLWithResult = { _, _, _, _, _ in }
+            },
+            .requestDidParseDownloadResponse: { $0.requestDidParseDownloadResponse = { _, _ in } },
         ]
-        #expect(Set(setters.keys) == Set(MonitoredEvent.allCases))
+        #expect(Set(setters.keys).union([.withoutClosure]) == Set(MonitoredEvent.allCases))
+        let everything = ClosureEventMonitor()
         for (event, set) in setters {
             let monitor = ClosureEventMonitor()
             set(monitor)
+            set(everything)
             let heard = MonitoredEvent.allCases.filter { monitor.hasClosure(for: $0) }
             #expect(heard == [event], "with only the closure for \(event) set")
         }
+        #expect(!everything.hasClosure(for: .withoutClosure))
     }
 
     @Test func aRequestsOwnMonitorWithoutThemMakesNoneEither() async throws {
@@ -138,6 +172,56 @@ import Testing
         #expect(calls["suspendTask"] == 1)
         #expect(calls["cancelTask"] == 1)
         #expect(calls["downloadEnd"] == 1)
+    }
+
+    /// A monitor with only `requestDidFinish` set, whose closure also signals `semaphore`.
+    static func witness(_ label: String, signalling semaphore: DispatchSemaphore) -> (ClosureEventMonitor, OneShot) {
+        let (monitor, finished) = finishOnlyMonitor(label)
+        monitor.requestDidFinish = { _ in
+            semaphore.signal()
+            finished.fire()
+        }
+        return (monitor, finished)
+    }
+
+    /// A closure set by another of the monitor's closures hears the events that come after the
+    /// one it was set in, even those that happened before it was set: they wait for the monitor,
+    /// as in Alamofire.
+    @Test func aClosureSetInAnotherClosureHearsTheEventsAfterIt() async throws {
+        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.closure-monitor.set-in-closure"))
+        let finishHappened = DispatchSemaphore(value: 0)
+        let (witness, witnessed) = Self.witness("test.closure-monitor.witness", signalling: finishHappened)
+        let calls = Calls()
+        monitor.requestDidResume = { [weak monitor] _ in
+            // Holds the monitor's queue until the request's end has happened, then listens for it.
+            if finishHappened.wait(timeout: .now() + 30) == .timedOut { calls.record("timed out") }
+            monitor?.requestDidFinish = { _ in calls.record("finish") }
+        }
+        let session = makeSession(eventMonitors: [monitor, witness])
+        _ = await session.request(Server.http("/bench.json")).serializingData().response
+        // The end is sent to `monitor` before `witness`, so it is on the monitor's queue by now.
+        await witnessed.wait()
+        monitor.queue.sync {}
+        #expect(calls["timed out"] == 0)
+        #expect(calls["finish"] == 1)
+    }
+
+    /// An event whose closure is not set as it happens, while nothing waits for the monitor, is
+    /// dropped then: a closure set afterwards is not called for it, even though the monitor's
+    /// queue had not run yet.
+    @Test func anEventWithoutItsClosureIsDroppedAsItHappens() async throws {
+        let queue = DispatchQueue(label: "test.closure-monitor.dropped")
+        let monitor = ClosureEventMonitor(queue: queue)
+        let (witness, witnessed) = Self.finishOnlyMonitor("test.closure-monitor.dropped-witness")
+        let session = makeSession(eventMonitors: [monitor, witness])
+        let calls = Calls()
+        queue.suspend()
+        _ = await session.request(Server.http("/bench.json")).serializingData().response
+        await witnessed.wait()
+        monitor.requestDidFinish = { _ in calls.record("finish") }
+        queue.resume()
+        queue.sync {}
+        #expect(calls["finish"] == 0)
     }
 
     @Test func aSubclassGetsEveryEvent() async throws {

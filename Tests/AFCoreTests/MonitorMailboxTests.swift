@@ -1,5 +1,6 @@
 @testable import AFCore
 import Dispatch
+import Foundation
 import Testing
 
 /// A monitor's events reach its queue in the order sent, a run of them in one pass of the queue.
@@ -67,5 +68,70 @@ import Testing
             let own = entries.filter { $0.hasPrefix("\(thread):") }
             #expect(own == (0..<500).map { "\(thread):\($0)" })
         }
+    }
+
+    @Test func anEventTheMonitorCannotHearIsDroppedWhileNothingWaits() {
+        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.mailbox-closures"))
+        let mailbox = MonitorMailbox(for: monitor)
+        let heard = Protected(0)
+        let event: MonitorMailbox.Deliver = { _ in heard.withLock { $0 += 1 } }
+        #expect(!mailbox.mayTake(.requestDidFinish))
+        #expect(!mailbox.offer(event, as: .requestDidFinish))
+        monitor.requestDidFinish = { _ in }
+        #expect(mailbox.mayTake(.requestDidFinish))
+        #expect(mailbox.offer(event, as: .requestDidFinish))
+        monitor.queue.sync {}
+        #expect(heard.value == 1)
+    }
+
+    /// Behind a waiting event, an event the monitor cannot hear yet is kept, and judged by the
+    /// closures it finds when it is delivered.
+    @Test func behindAWaitingEventEachIsKeptAndJudgedWhenDelivered() {
+        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.mailbox-closures"))
+        let mailbox = MonitorMailbox(for: monitor)
+        let heard = Protected<[String]>([])
+        monitor.requestDidResume = { _ in heard.withLock { $0.append("resume") } }
+        monitor.queue.suspend()
+        let request = Session(startRequestsImmediately: false).request("http://127.0.0.1:9/")
+        let resume: MonitorMailbox.Deliver = { $0.requestDidResume(request) }
+        let finish: MonitorMailbox.Deliver = { $0.requestDidFinish(request) }
+        let cancel: MonitorMailbox.Deliver = { $0.requestDidCancel(request) }
+        #expect(mailbox.offer(resume, as: .requestDidResume))
+        #expect(mailbox.mayTake(.requestDidFinish))
+        #expect(mailbox.offer(finish, as: .requestDidFinish))
+        #expect(mailbox.offer(cancel, as: .requestDidCancel))
+        monitor.requestDidFinish = { _ in heard.withLock { $0.append("finish") } }
+        monitor.queue.resume()
+        monitor.queue.sync {}
+        #expect(heard.value == ["resume", "finish"])
+    }
+
+    /// While a pass hands events over, the monitor may set a closure in one of them: an event
+    /// sent meanwhile is kept for it.
+    @Test func whileAPassHandsEventsOverAnEventSentIsKept() {
+        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.mailbox-closures"))
+        let mailbox = MonitorMailbox(for: monitor)
+        let request = Session(startRequestsImmediately: false).request("http://127.0.0.1:9/")
+        let resume: MonitorMailbox.Deliver = { $0.requestDidResume(request) }
+        let finish: MonitorMailbox.Deliver = { $0.requestDidFinish(request) }
+        let kept = Protected<Bool?>(nil)
+        monitor.requestDidResume = { _ in kept.withLock { $0 = mailbox.offer(finish, as: .requestDidFinish) } }
+        mailbox.offer(resume, as: .requestDidResume)
+        monitor.queue.sync {}
+        #expect(kept.value == true)
+        monitor.queue.sync {}
+        #expect(!mailbox.offer(finish, as: .requestDidFinish), "idle again once the passes ended")
+    }
+
+    /// A session's monitors are asked before an event is made: it is made when one may take it.
+    @Test func anEventIsMadeWhenSomeMonitorMayTakeIt() {
+        let queue = DispatchQueue(label: "test.composite")
+        let log = Log()
+        let mixed = CompositeEventMonitor(queue: queue, monitors: [ClosureEventMonitor(), log])
+        #expect(mixed.mayTake(.requestDidFinish))
+        mixed.offerEvent(.requestDidFinish, Log.event("finish"))
+        #expect(log.queue.sync { log.entries } == ["finish"])
+        let unheard = CompositeEventMonitor(queue: queue, monitors: [ClosureEventMonitor(), ClosureEventMonitor()])
+        #expect(!unheard.mayTake(.requestDidFinish))
     }
 }

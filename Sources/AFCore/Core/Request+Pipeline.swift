@@ -9,32 +9,30 @@ extension Request {
     var session: Session? { delegate as? Session }
 
     /// Sends `event` to the session's monitors and to this request's own. `notifying`: the
-    /// notification `AlamofireNotifications` posts for the event; `kind`: which event it is,
-    /// when a closure monitor may not hear it (see `MonitoredEvent`). The event's closure is
-    /// made only once some monitor is known to get it (`event` is evaluated then): an event
-    /// nobody observes costs no allocation.
+    /// notification `AlamofireNotifications` posts for the event; `kind`: which event it is
+    /// (see `MonitoredEvent`). The event's closure is made only once some monitor may take it
+    /// (`event` is evaluated then): an event nobody hears costs no allocation.
     @inline(__always)
-    func emit(notifying name: Notification.Name? = nil, _ kind: MonitoredEvent? = nil,
-              _ event: @autoclosure () -> @Sendable (any EventMonitor) -> Void) {
-        if sessionIsObserved || ownMonitorsAdded.load(ordering: .acquiring) {
-            send(notifying: name, kind, event())
+    func emit(notifying name: Notification.Name? = nil, _ kind: MonitoredEvent,
+              _ event: @autoclosure () -> MonitorMailbox.Deliver) {
+        let toOwnMonitors = ownMonitorsAdded.load(ordering: .acquiring)
+        if toOwnMonitors || (sessionIsObserved && sessionMonitors?.mayTake(kind) == true) {
+            send(notifying: name, kind, toOwnMonitors: toOwnMonitors, event())
         } else if let name, sessionNotifies {
             sessionMonitors?.postNotification(name, of: self, now: ownsQueue)
         }
     }
 
-    private func send(notifying name: Notification.Name?, _ kind: MonitoredEvent?,
-                      _ event: @escaping @Sendable (any EventMonitor) -> Void) {
+    private func send(notifying name: Notification.Name?, _ kind: MonitoredEvent, toOwnMonitors: Bool,
+                      _ event: @escaping MonitorMailbox.Deliver) {
         if let composite = sessionMonitors {
-            if let name {
-                composite.performNotifiedEvent(name, of: self, now: ownsQueue, kind, event)
-            } else {
-                composite.performEvent(kind, event)
-            }
+            composite.offerEvent(kind, event)
+            if let name { composite.postNotification(name, of: self, now: ownsQueue) }
         }
+        guard toOwnMonitors else { return }
         for monitor in mutableState.withLock({ $0.eventMonitors }) {
             monitor.queue.async {
-                if let kind, let closures = MonitoredEvent.closures(of: monitor), !closures.hasClosure(for: kind) { return }
+                if let closures = MonitoredEvent.closures(of: monitor), !closures.hasClosure(for: kind) { return }
                 event(monitor)
             }
         }
@@ -42,17 +40,17 @@ extension Request {
 
     /// Sends an engine event about `task` to the session's monitors (request monitors get
     /// request events only). The event's closure, the `URLSession` and the `URLSessionTask` are
-    /// made only if a monitor is there to get them (`kind`: see `MonitoredEvent`).
+    /// made only if a monitor takes the event (`kind`: see `MonitoredEvent`).
     @inline(__always)
-    func emitSessionEvent(_ task: SessionTask, _ kind: MonitoredEvent? = nil,
+    func emitSessionEvent(_ task: SessionTask, _ kind: MonitoredEvent,
                           _ event: @autoclosure () -> @Sendable (any EventMonitor, URLSession, URLSessionTask) -> Void) {
-        if sessionIsObserved { sendSessionEvent(task, kind, event()) }
+        if sessionIsObserved, sessionMonitors?.mayTake(kind) == true { sendSessionEvent(task, kind, event()) }
     }
 
-    private func sendSessionEvent(_ task: SessionTask, _ kind: MonitoredEvent?,
+    private func sendSessionEvent(_ task: SessionTask, _ kind: MonitoredEvent,
                                   _ event: @escaping @Sendable (any EventMonitor, URLSession, URLSessionTask) -> Void) {
         guard let session else { return }
-        session.eventMonitor.performEvent(kind) { monitor in
+        session.eventMonitor.offerEvent(kind) { monitor in
             event(monitor, session.session, self.urlSessionTask(for: task))
         }
     }
@@ -62,13 +60,13 @@ extension Request {
     /// The URLRequest of a new attempt was built.
     func didCreateInitialURLRequest(_ urlRequest: URLRequest) {
         mutableState.withLock { $0.requests.append(urlRequest) }
-        emit { $0.request(self, didCreateInitialURLRequest: urlRequest) }
+        emit(.requestDidCreateInitialURLRequest) { $0.request(self, didCreateInitialURLRequest: urlRequest) }
     }
 
     /// Building the URLRequest failed.
     func didFailToCreateURLRequest(with error: AFError) {
         self.error = error
-        emit { $0.request(self, didFailToCreateURLRequestWithError: error) }
+        emit(.requestDidFailToCreateURLRequestWithError) { $0.request(self, didFailToCreateURLRequestWithError: error) }
         callCURLHandler()
         retryOrFinish(error: error)
     }
@@ -76,13 +74,17 @@ extension Request {
     /// The adapters turned `initialRequest` into `adaptedRequest`.
     func didAdaptInitialRequest(_ initialRequest: URLRequest, to adaptedRequest: URLRequest) {
         mutableState.withLock { $0.requests.append(adaptedRequest) }
-        emit { $0.request(self, didAdaptInitialRequest: initialRequest, to: adaptedRequest) }
+        emit(.requestDidAdaptInitialRequestToAdaptedRequest) {
+            $0.request(self, didAdaptInitialRequest: initialRequest, to: adaptedRequest)
+        }
     }
 
     /// An adapter failed.
     func didFailToAdaptURLRequest(_ initialRequest: URLRequest, withError error: AFError) {
         self.error = error
-        emit { $0.request(self, didFailToAdaptURLRequest: initialRequest, withError: error) }
+        emit(.requestDidFailToAdaptURLRequestWithError) {
+            $0.request(self, didFailToAdaptURLRequest: initialRequest, withError: error)
+        }
         callCURLHandler()
         retryOrFinish(error: error)
     }
@@ -93,7 +95,7 @@ extension Request {
         if let handler {
             callEventHandler(on: handler.queue) { handler.handler(urlRequest) }
         }
-        emit { $0.request(self, didCreateURLRequest: urlRequest) }
+        emit(.requestDidCreateURLRequest) { $0.request(self, didCreateURLRequest: urlRequest) }
         callCURLHandler()
     }
 
@@ -155,7 +157,7 @@ extension Request {
         }
         emitSessionEvent(task, .taskDidFinishCollectingMetrics) { $0.urlSession($1, task: $2, didFinishCollecting: result.metrics) }
         emitSessionEvent(task, .taskDidComplete) { $0.urlSession($1, task: $2, didCompleteWithError: result.error) }
-        emit { $0.request(self, didGatherMetrics: result.metrics) }
+        emit(.requestDidGatherMetrics) { $0.request(self, didGatherMetrics: result.metrics) }
         validators.runAll()
         // Asked as a flag first: a request that succeeded passes no `AFError?` along (an
         // address-only enum: even an absent one is copied through its value witnesses).
@@ -208,7 +210,7 @@ extension Request {
         }
         switch outcome {
         case .retry:
-            emit { $0.requestIsRetrying(self) }
+            emit(.requestIsRetrying) { $0.requestIsRetrying(self) }
             return true
         case .none:
             return false
@@ -237,7 +239,7 @@ extension Request {
         // or observer told it finished finds its state `.finished`.
         let finishesFirst = mutableState.withLock { $0.responseSerializers.isEmpty }
         if finishesFirst { processNextResponseSerializer() }
-        emit(notifying: Request.didFinishNotification) { $0.requestDidFinish(self) }
+        emit(notifying: Request.didFinishNotification, .requestDidFinish) { $0.requestDidFinish(self) }
         if !finishesFirst { processNextResponseSerializer() }
     }
 }

@@ -32,7 +32,7 @@ extension Request: SessionTaskDelegate {
     }
 
     func taskIsWaitingForConnectivity(_ task: SessionTask) {
-        emitSessionEvent(task) { $0.urlSession($1, taskIsWaitingForConnectivity: $2) }
+        emitSessionEvent(task, .taskIsWaitingForConnectivity) { $0.urlSession($1, taskIsWaitingForConnectivity: $2) }
     }
 
     func task(_ task: SessionTask, didUpdate progress: TransferProgress) {
@@ -66,7 +66,7 @@ extension Request: SessionTaskDelegate {
     }
 
     /// Sends an engine event that only data tasks (data, upload and stream requests) report.
-    func emitDataTaskEvent(_ task: SessionTask, _ kind: MonitoredEvent? = nil,
+    func emitDataTaskEvent(_ task: SessionTask, _ kind: MonitoredEvent,
                            _ event: @escaping @Sendable (any EventMonitor, URLSession, URLSessionDataTask) -> Void) {
         emitSessionEvent(task, kind) { monitor, session, task in
             if let dataTask = task as? URLSessionDataTask { event(monitor, session, dataTask) }

@@ -311,7 +311,7 @@ public class Request: @unchecked Sendable {
 
     /// Tells the monitors of a resume, then brings the task there is to the request's state.
     private func announceResume(_ action: ResumeAction) {
-        emit(notifying: Request.didResumeNotification) { $0.requestDidResume(self) }
+        emit(notifying: Request.didResumeNotification, .requestDidResume) { $0.requestDidResume(self) }
         if case let .resumeTask(task) = action {
             // The event goes out before the task can report anything (see didCreateTask).
             emit(notifying: Request.didResumeTaskNotification, .requestDidResumeTask) {
@@ -339,7 +339,7 @@ public class Request: @unchecked Sendable {
             return (true, state.tasks.last.flatMap { $0.state == .completed ? nil : $0 })
         }
         guard suspended else { return self }
-        underlyingQueue.async { self.emit(notifying: Request.didSuspendNotification) { $0.requestDidSuspend(self) } }
+        underlyingQueue.async { self.emit(notifying: Request.didSuspendNotification, .requestDidSuspend) { $0.requestDidSuspend(self) } }
         if let task {
             underlyingQueue.runOrAsync(recording: handOffs) {
                 self.applyState(to: task)
@@ -393,7 +393,7 @@ public class Request: @unchecked Sendable {
             // Both events are queued before the task is told: the engine may end it at once, and
             // its completion must come after them.
             underlyingQueue.async {
-                self.emit(notifying: Request.didCancelNotification) { $0.requestDidCancel(self) }
+                self.emit(notifying: Request.didCancelNotification, .requestDidCancel) { $0.requestDidCancel(self) }
                 self.emit(notifying: Request.didCancelTaskNotification, .requestDidCancelTask) {
                     $0.request(self, didCancelTask: self.urlSessionTask(for: task))
                 }
@@ -401,14 +401,14 @@ public class Request: @unchecked Sendable {
             task.cancel()
         case .finish:
             underlyingQueue.async {
-                self.emit(notifying: Request.didCancelNotification) { $0.requestDidCancel(self) }
+                self.emit(notifying: Request.didCancelNotification, .requestDidCancel) { $0.requestDidCancel(self) }
                 self.finish()
             }
         case let .completeSerializer(delivery):
             // The request finished and a serializer waits on a retry that will not begin now:
             // it delivers the result it had, and the serializers go on.
             underlyingQueue.async {
-                self.emit(notifying: Request.didCancelNotification) { $0.requestDidCancel(self) }
+                self.emit(notifying: Request.didCancelNotification, .requestDidCancel) { $0.requestDidCancel(self) }
                 self.responseSerializerDidComplete(completion: delivery)
             }
         }

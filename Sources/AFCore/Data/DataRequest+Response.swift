@@ -12,7 +12,7 @@ extension DataRequest {
             let result = AFResult<Data?>(value: self.data, error: self.error)
             let response = DataResponse(request: self.request, received: self.receivedResponse, data: self.data,
                                         metrics: self.metrics, serializationDuration: 0, result: result)
-            self.emit { $0.request(self, didParseResponse: response) }
+            self.emit(.requestDidParseResponse) { $0.request(self, didParseResponse: response) }
             self.responseSerializerDidComplete(delivering: ResponseDelivery(queue: queue) { completionHandler(response) })
         }
         return self
@@ -47,7 +47,7 @@ extension DataRequest {
             let duration = ProcessInfo.processInfo.systemUptime - start
             let response = DataResponse(request: self.request, received: received, data: self.data,
                                         metrics: self.metrics, serializationDuration: duration, result: result)
-            self.emit { $0.request(self, didParseResponse: response) }
+            self.emit(.withoutClosure) { $0.request(self, didParseResponse: response) }
             self.completeOrRetry(response, queue: queue, completionHandler: completionHandler)
         }
         return self

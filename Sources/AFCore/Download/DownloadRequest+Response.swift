@@ -11,7 +11,7 @@ extension DownloadRequest {
         appendResponseSerializer {
             let result = AFResult<URL?>(value: self.fileURL, error: self.error)
             let response = self.downloadResponse(serializationDuration: 0, result: result)
-            self.emit { $0.request(self, didParseResponse: response) }
+            self.emit(.requestDidParseDownloadResponse) { $0.request(self, didParseResponse: response) }
             self.responseSerializerDidComplete { queue.async(recording: self.handOffs) { completionHandler(response) } }
         }
         return self
@@ -45,7 +45,7 @@ extension DownloadRequest {
             }
             let response = self.downloadResponse(serializationDuration: ProcessInfo.processInfo.systemUptime - start,
                                                  result: result)
-            self.emit { $0.request(self, didParseResponse: response) }
+            self.emit(.withoutClosure) { $0.request(self, didParseResponse: response) }
             self.completeOrRetry(serializationError: response.error) { retryError in
                 let delivered = retryError.map { response.replacing(.failure($0)) } ?? response
                 queue.asyncOrNow(recording: self.handOffs) { completionHandler(delivered) }

@@ -168,7 +168,7 @@ public final class DownloadRequest: Request, @unchecked Sendable {
             }
         }
         let (destinationURL, options) = destination(bodyFile, httpResponse)
-        emit { $0.request(self, didCreateDestinationURL: destinationURL) }
+        emit(.requestDidCreateDestinationURL) { $0.request(self, didCreateDestinationURL: destinationURL) }
         do {
             try Self.move(bodyFile, to: destinationURL, options: options, using: session?.delegate.fileManager ?? .default)
             didFinishDownloading(result, .success(destinationURL), resumePoint: keptPoint)
@@ -294,7 +294,9 @@ public final class DownloadRequest: Request, @unchecked Sendable {
             if case let .failure(failure) = result {
                 error = failure.asAFError(or: .responseValidationFailed(reason: .customValidationFailed(error: failure)))
             }
-            emit { $0.request(self, didValidateRequest: request, response: response, fileURL: fileURL, withResult: result) }
+            emit(.requestDidValidateRequestResponseFileURLWithResult) {
+                $0.request(self, didValidateRequest: request, response: response, fileURL: fileURL, withResult: result)
+            }
         }
         mutableState.withLock { $0.validators.append(validator) }
         return self

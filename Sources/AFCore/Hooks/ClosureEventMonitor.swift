@@ -5,6 +5,12 @@ import FoundationNetworking
 
 /// An `EventMonitor` made of closures, one optional closure per event, with Alamofire's
 /// property names. The closures may be set and replaced from any thread.
+///
+/// An event is heard if its closure is set when the event is delivered on `queue`. An event that
+/// happens while nothing is waiting for the monitor, with its closure not set, is dropped then:
+/// set the closures before the monitor's requests start to hear all of their events. A closure
+/// set in another closure hears every event delivered after that one. A subclass gets every
+/// event.
 open class ClosureEventMonitor: EventMonitor, @unchecked Sendable {
     public let queue: DispatchQueue
 
@@ -63,25 +69,50 @@ open class ClosureEventMonitor: EventMonitor, @unchecked Sendable {
     func hasClosure(for event: MonitoredEvent) -> Bool {
         closures.withLock { closures in
             switch event {
-            case .requestDidCreateTask: closures.requestDidCreateTask != nil
-            case .requestDidResumeTask: closures.requestDidResumeTask != nil
-            case .requestDidSuspendTask: closures.requestDidSuspendTask != nil
-            case .requestDidCancelTask: closures.requestDidCancelTask != nil
-            case .requestDidCompleteTaskWithError: closures.requestDidCompleteTaskWithError != nil
-            case .requestDidValidateRequestResponseDataWithResult:
-                closures.requestDidValidateRequestResponseDataWithResult != nil
-            case .requestDidFinishDownloadingUsingTaskWithResult:
-                closures.requestDidFinishDownloadingUsingTaskWithResult != nil
+            case .sessionDidBecomeInvalidWithError: closures.sessionDidBecomeInvalidWithError != nil
+            case .taskDidReceiveChallenge: closures.taskDidReceiveChallenge != nil
             case .taskDidSendBodyData: closures.taskDidSendBodyData != nil
+            case .taskNeedNewBodyStream: closures.taskNeedNewBodyStream != nil
             case .taskWillPerformHTTPRedirection: closures.taskWillPerformHTTPRedirection != nil
             case .taskDidFinishCollectingMetrics: closures.taskDidFinishCollectingMetrics != nil
             case .taskDidComplete: closures.taskDidComplete != nil
+            case .taskIsWaitingForConnectivity: closures.taskIsWaitingForConnectivity != nil
             case .dataTaskDidReceiveResponse: closures.dataTaskDidReceiveResponse != nil
             case .dataTaskDidReceiveData: closures.dataTaskDidReceiveData != nil
             case .dataTaskWillCacheResponse: closures.dataTaskWillCacheResponse != nil
             case .downloadTaskDidFinishDownloadingToURL: closures.downloadTaskDidFinishDownloadingToURL != nil
             case .downloadTaskDidWriteData: closures.downloadTaskDidWriteData != nil
             case .downloadTaskDidResumeAtOffset: closures.downloadTaskDidResumeAtOffset != nil
+            case .requestDidCreateInitialURLRequest: closures.requestDidCreateInitialURLRequest != nil
+            case .requestDidFailToCreateURLRequestWithError: closures.requestDidFailToCreateURLRequestWithError != nil
+            case .requestDidAdaptInitialRequestToAdaptedRequest: closures.requestDidAdaptInitialRequestToAdaptedRequest != nil
+            case .requestDidFailToAdaptURLRequestWithError: closures.requestDidFailToAdaptURLRequestWithError != nil
+            case .requestDidCreateURLRequest: closures.requestDidCreateURLRequest != nil
+            case .requestDidCreateTask: closures.requestDidCreateTask != nil
+            case .requestDidGatherMetrics: closures.requestDidGatherMetrics != nil
+            case .requestDidFailTaskEarlyWithError: closures.requestDidFailTaskEarlyWithError != nil
+            case .requestDidCompleteTaskWithError: closures.requestDidCompleteTaskWithError != nil
+            case .requestIsRetrying: closures.requestIsRetrying != nil
+            case .requestDidFinish: closures.requestDidFinish != nil
+            case .requestDidResume: closures.requestDidResume != nil
+            case .requestDidResumeTask: closures.requestDidResumeTask != nil
+            case .requestDidSuspend: closures.requestDidSuspend != nil
+            case .requestDidSuspendTask: closures.requestDidSuspendTask != nil
+            case .requestDidCancel: closures.requestDidCancel != nil
+            case .requestDidCancelTask: closures.requestDidCancelTask != nil
+            case .requestDidValidateRequestResponseDataWithResult:
+                closures.requestDidValidateRequestResponseDataWithResult != nil
+            case .requestDidParseResponse: closures.requestDidParseResponse != nil
+            case .requestDidValidateRequestResponseWithResult: closures.requestDidValidateRequestResponseWithResult != nil
+            case .requestDidCreateUploadable: closures.requestDidCreateUploadable != nil
+            case .requestDidFailToCreateUploadableWithError: closures.requestDidFailToCreateUploadableWithError != nil
+            case .requestDidProvideInputStream: closures.requestDidProvideInputStream != nil
+            case .requestDidFinishDownloadingUsingTaskWithResult: closures.requestDidFinishDownloadingUsingTaskWithResult != nil
+            case .requestDidCreateDestinationURL: closures.requestDidCreateDestinationURL != nil
+            case .requestDidValidateRequestResponseFileURLWithResult:
+                closures.requestDidValidateRequestResponseFileURLWithResult != nil
+            case .requestDidParseDownloadResponse: closures.requestDidParseDownloadResponse != nil
+            case .withoutClosure: false
             }
         }
     }

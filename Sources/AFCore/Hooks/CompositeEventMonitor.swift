@@ -47,8 +47,20 @@ public final class CompositeEventMonitor: EventMonitor {
     }
 
     /// Sends an event that notification posters ignore (of `kind`: see `MonitoredEvent`).
-    func performEvent(_ kind: MonitoredEvent? = nil, _ event: @escaping @Sendable (any EventMonitor) -> Void) {
+    func performEvent(_ kind: MonitoredEvent? = nil, _ event: @escaping MonitorMailbox.Deliver) {
         for mailbox in observers { mailbox.send(event, as: kind) }
+    }
+
+    /// Whether some monitor may take an event of `kind` now (see `MonitoredEvent`): asked
+    /// before the event is made, so that one no monitor takes costs nothing more.
+    func mayTake(_ kind: MonitoredEvent) -> Bool {
+        observers.contains { $0.mayTake(kind) }
+    }
+
+    /// Offers `event`, of `kind`, to each monitor (notification posters ignore it): each
+    /// monitor takes it or drops it (see `MonitoredEvent`).
+    func offerEvent(_ kind: MonitoredEvent, _ event: @escaping MonitorMailbox.Deliver) {
+        for mailbox in observers { mailbox.offer(event, as: kind) }
     }
 
     /// Sends one of the eight events that are also posted as notifications: `event` to the

@@ -102,10 +102,10 @@ extension DataStreamRequest {
     /// `automaticallyCancelOnStreamError` says so.
     private func noteParsed<Success: Sendable, Failure>(_ result: Result<Success, Failure>) {
         if let afResult = result as? Result<Success, AFError> {
-            emit { $0.request(self, didParseStream: afResult) }
+            emit(.withoutClosure) { $0.request(self, didParseStream: afResult) }
             if case .failure = afResult, automaticallyCancelOnStreamError { cancel() }
         } else if case let .success(value) = result {
-            emit { $0.request(self, didParseStream: AFResult<Success>.success(value)) }
+            emit(.withoutClosure) { $0.request(self, didParseStream: AFResult<Success>.success(value)) }
         }
     }
 }

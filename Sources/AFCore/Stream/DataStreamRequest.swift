@@ -252,7 +252,9 @@ public final class DataStreamRequest: Request, @unchecked Sendable {
             if case let .failure(failure) = result {
                 error = failure.asAFError(or: .responseValidationFailed(reason: .customValidationFailed(error: failure)))
             }
-            emit { $0.request(self, didValidateRequest: request, response: response, withResult: result) }
+            emit(.requestDidValidateRequestResponseWithResult) {
+                $0.request(self, didValidateRequest: request, response: response, withResult: result)
+            }
         }
         streamState.withLock { $0.validators.append(validator) }
         return self

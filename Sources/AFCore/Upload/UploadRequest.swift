@@ -63,16 +63,16 @@ public final class UploadRequest: DataRequest, @unchecked Sendable {
 
     func didCreateUploadable(_ uploadable: Uploadable) {
         uploadableState.withLock { $0 = uploadable }
-        emit { $0.request(self, didCreateUploadable: uploadable) }
+        emit(.requestDidCreateUploadable) { $0.request(self, didCreateUploadable: uploadable) }
         if case let .stream(stream) = uploadable {
             nonisolated(unsafe) let stream = stream  // handed to monitors as Alamofire does; they only look
-            emit { $0.request(self, didProvideInputStream: stream) }
+            emit(.requestDidProvideInputStream) { $0.request(self, didProvideInputStream: stream) }
         }
     }
 
     func didFailToCreateUploadable(with error: AFError) {
         self.error = error
-        emit { $0.request(self, didFailToCreateUploadableWithError: error) }
+        emit(.requestDidFailToCreateUploadableWithError) { $0.request(self, didFailToCreateUploadableWithError: error) }
         retryOrFinish(error: error)
     }
 
