@@ -6,9 +6,9 @@ import FoundationNetworking
 #endif
 import Testing
 
-/// A `ClosureEventMonitor` hears an event only through the closure for it: without that closure
-/// the event's arguments (a task object, an `HTTPURLResponse`) are never made; with it, or in a
-/// subclass that overrides the method, the event arrives as before.
+/// A `ClosureEventMonitor` hears an event only through the closure for it, asked as the event is
+/// delivered: without that closure the event's arguments (a task object, an `HTTPURLResponse`)
+/// are never made; with it, or in a subclass that overrides the method, the event arrives.
 @Suite(.timeLimit(.minutes(1))) struct ClosureMonitorEventTests {
     /// Counts the calls of the closures it was given, by name.
     final class Calls: Sendable {
@@ -105,6 +105,7 @@ import Testing
             .requestDidParseDownloadResponse: { $0.requestDidParseDownloadResponse = { _, _ in } },
         ]
         #expect(Set(setters.keys).union([.withoutClosure]) == Set(MonitoredEvent.allCases))
+        #expect(MonitoredEvent.allCases.count <= UInt64.bitWidth, "one bit each")
         let everything = ClosureEventMonitor()
         for (event, set) in setters {
             let monitor = ClosureEventMonitor()
@@ -206,22 +207,64 @@ import Testing
         #expect(calls["finish"] == 1)
     }
 
-    /// An event whose closure is not set as it happens, while nothing waits for the monitor, is
-    /// dropped then: a closure set afterwards is not called for it, even though the monitor's
-    /// queue had not run yet.
-    @Test func anEventWithoutItsClosureIsDroppedAsItHappens() async throws {
-        let queue = DispatchQueue(label: "test.closure-monitor.dropped")
+    /// An event is judged by the closures the monitor has when the event is delivered, as in
+    /// Alamofire: a closure set after the event happened, before the monitor's queue ran, hears
+    /// it (a monitor on the main queue, set up by the main thread after it started a request).
+    @Test func aClosureSetBeforeTheEventIsDeliveredHearsIt() async throws {
+        let queue = DispatchQueue(label: "test.closure-monitor.late-closure")
         let monitor = ClosureEventMonitor(queue: queue)
-        let (witness, witnessed) = Self.finishOnlyMonitor("test.closure-monitor.dropped-witness")
+        let (witness, witnessed) = Self.finishOnlyMonitor("test.closure-monitor.late-closure-witness")
         let session = makeSession(eventMonitors: [monitor, witness])
         let calls = Calls()
         queue.suspend()
+        var suspended = true
+        defer { if suspended { queue.resume() } }
         _ = await session.request(Server.http("/bench.json")).serializingData().response
         await witnessed.wait()
         monitor.requestDidFinish = { _ in calls.record("finish") }
         queue.resume()
+        suspended = false
         queue.sync {}
-        #expect(calls["finish"] == 0)
+        #expect(calls["finish"] == 1)
+    }
+
+    /// Each event of an adapted, validated data request reaches a monitor that has that event's
+    /// closure and no other: an event named by another closure would be dropped as it happens.
+    @Test func eachEventOfADataRequestReachesAMonitorWithOnlyItsClosure() async throws {
+        let setters: [String: (ClosureEventMonitor, Calls) -> Void] = [
+            "createInitial": { monitor, calls in monitor.requestDidCreateInitialURLRequest = { _, _ in calls.record("createInitial") } },
+            "adapt": { monitor, calls in monitor.requestDidAdaptInitialRequestToAdaptedRequest = { _, _, _ in calls.record("adapt") } },
+            "createURLRequest": { monitor, calls in monitor.requestDidCreateURLRequest = { _, _ in calls.record("createURLRequest") } },
+            "createTask": { monitor, calls in monitor.requestDidCreateTask = { _, _ in calls.record("createTask") } },
+            "resume": { monitor, calls in monitor.requestDidResume = { _ in calls.record("resume") } },
+            "resumeTask": { monitor, calls in monitor.requestDidResumeTask = { _, _ in calls.record("resumeTask") } },
+            "head": { monitor, calls in monitor.dataTaskDidReceiveResponse = { _, _, _ in calls.record("head") } },
+            "data": { monitor, calls in monitor.dataTaskDidReceiveData = { _, _, _ in calls.record("data") } },
+            "taskMetrics": { monitor, calls in monitor.taskDidFinishCollectingMetrics = { _, _, _ in calls.record("taskMetrics") } },
+            "taskComplete": { monitor, calls in monitor.taskDidComplete = { _, _, _ in calls.record("taskComplete") } },
+            "metrics": { monitor, calls in monitor.requestDidGatherMetrics = { _, _ in calls.record("metrics") } },
+            "completeTask": { monitor, calls in monitor.requestDidCompleteTaskWithError = { _, _, _ in calls.record("completeTask") } },
+            "validate": { monitor, calls in
+                monitor.requestDidValidateRequestResponseDataWithResult = { _, _, _, _, _ in calls.record("validate") }
+            },
+            "parse": { monitor, calls in monitor.requestDidParseResponse = { _, _ in calls.record("parse") } },
+            "finish": { monitor, calls in monitor.requestDidFinish = { _ in calls.record("finish") } },
+        ]
+        for (name, set) in setters.sorted(by: { $0.key < $1.key }) {
+            let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.closure-monitor.\(name)"))
+            let calls = Calls()
+            set(monitor, calls)
+            let (witness, finished) = Self.finishOnlyMonitor("test.closure-monitor.\(name)-witness")
+            let adapter = Adapter { urlRequest, _, completion in completion(.success(urlRequest)) }
+            let session = makeSession(interceptor: adapter, eventMonitors: [monitor, witness])
+            let answered = OneShot()
+            session.request(Server.http("/bench.json")).validate().response(queue: .global()) { _ in answered.fire() }
+            await answered.wait()
+            // Each event reached `monitor`'s mailbox before `witness`'s: all are queued by now.
+            await finished.wait()
+            monitor.queue.sync {}
+            #expect(calls[name] >= 1, "\(name)")
+        }
     }
 
     @Test func aSubclassGetsEveryEvent() async throws {

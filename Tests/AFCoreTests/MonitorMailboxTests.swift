@@ -70,23 +70,19 @@ import Testing
         }
     }
 
-    @Test func anEventTheMonitorCannotHearIsDroppedWhileNothingWaits() {
+    @Test func anEventNoClosureHearsIsNotSentToAClosureMonitor() {
         let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.mailbox-closures"))
         let mailbox = MonitorMailbox(for: monitor)
-        let heard = Protected(0)
-        let event: MonitorMailbox.Deliver = { _ in heard.withLock { $0 += 1 } }
-        #expect(!mailbox.mayTake(.requestDidFinish))
-        #expect(!mailbox.offer(event, as: .requestDidFinish))
-        monitor.requestDidFinish = { _ in }
-        #expect(mailbox.mayTake(.requestDidFinish))
-        #expect(mailbox.offer(event, as: .requestDidFinish))
-        monitor.queue.sync {}
-        #expect(heard.value == 1)
+        let event: MonitorMailbox.Deliver = { _ in }
+        #expect(!mailbox.mayTake(.withoutClosure))
+        #expect(!mailbox.offer(event, as: .withoutClosure))
+        #expect(mailbox.mayTake(.requestDidFinish), "judged when delivered, not when sent")
+        #expect(MonitorMailbox(for: Log()).mayTake(.withoutClosure), "any other monitor gets every event")
     }
 
-    /// Behind a waiting event, an event the monitor cannot hear yet is kept, and judged by the
-    /// closures it finds when it is delivered.
-    @Test func behindAWaitingEventEachIsKeptAndJudgedWhenDelivered() {
+    /// An event is judged by the closures the monitor has when it is delivered, as in Alamofire:
+    /// a closure set while the event waits hears it.
+    @Test func eachEventIsJudgedWhenDelivered() {
         let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.mailbox-closures"))
         let mailbox = MonitorMailbox(for: monitor)
         let heard = Protected<[String]>([])
@@ -97,7 +93,6 @@ import Testing
         let finish: MonitorMailbox.Deliver = { $0.requestDidFinish(request) }
         let cancel: MonitorMailbox.Deliver = { $0.requestDidCancel(request) }
         #expect(mailbox.offer(resume, as: .requestDidResume))
-        #expect(mailbox.mayTake(.requestDidFinish))
         #expect(mailbox.offer(finish, as: .requestDidFinish))
         #expect(mailbox.offer(cancel, as: .requestDidCancel))
         monitor.requestDidFinish = { _ in heard.withLock { $0.append("finish") } }
@@ -106,32 +101,16 @@ import Testing
         #expect(heard.value == ["resume", "finish"])
     }
 
-    /// While a pass hands events over, the monitor may set a closure in one of them: an event
-    /// sent meanwhile is kept for it.
-    @Test func whileAPassHandsEventsOverAnEventSentIsKept() {
-        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.mailbox-closures"))
-        let mailbox = MonitorMailbox(for: monitor)
-        let request = Session(startRequestsImmediately: false).request("http://127.0.0.1:9/")
-        let resume: MonitorMailbox.Deliver = { $0.requestDidResume(request) }
-        let finish: MonitorMailbox.Deliver = { $0.requestDidFinish(request) }
-        let kept = Protected<Bool?>(nil)
-        monitor.requestDidResume = { _ in kept.withLock { $0 = mailbox.offer(finish, as: .requestDidFinish) } }
-        mailbox.offer(resume, as: .requestDidResume)
-        monitor.queue.sync {}
-        #expect(kept.value == true)
-        monitor.queue.sync {}
-        #expect(!mailbox.offer(finish, as: .requestDidFinish), "idle again once the passes ended")
-    }
-
-    /// A session's monitors are asked before an event is made: it is made when one may take it.
-    @Test func anEventIsMadeWhenSomeMonitorMayTakeIt() {
+    /// A session's monitors are asked whether one may hear an event before it is made.
+    @Test func theMonitorsAreAskedWhetherOneMayHearAnEvent() {
         let queue = DispatchQueue(label: "test.composite")
         let log = Log()
         let mixed = CompositeEventMonitor(queue: queue, monitors: [ClosureEventMonitor(), log])
-        #expect(mixed.mayTake(.requestDidFinish))
-        mixed.offerEvent(.requestDidFinish, Log.event("finish"))
-        #expect(log.queue.sync { log.entries } == ["finish"])
-        let unheard = CompositeEventMonitor(queue: queue, monitors: [ClosureEventMonitor(), ClosureEventMonitor()])
-        #expect(!unheard.mayTake(.requestDidFinish))
+        #expect(mixed.mayTake(.withoutClosure))
+        mixed.offerEvent(.withoutClosure, Log.event("parsed"))
+        #expect(log.queue.sync { log.entries } == ["parsed"])
+        let closuresOnly = CompositeEventMonitor(queue: queue, monitors: [ClosureEventMonitor(), ClosureEventMonitor()])
+        #expect(!closuresOnly.mayTake(.withoutClosure))
+        #expect(closuresOnly.mayTake(.requestDidFinish))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -6,11 +7,9 @@ import FoundationNetworking
 /// An `EventMonitor` made of closures, one optional closure per event, with Alamofire's
 /// property names. The closures may be set and replaced from any thread.
 ///
-/// An event is heard if its closure is set when the event is delivered on `queue`. An event that
-/// happens while nothing is waiting for the monitor, with its closure not set, is dropped then:
-/// set the closures before the monitor's requests start to hear all of their events. A closure
-/// set in another closure hears every event delivered after that one. A subclass gets every
-/// event.
+/// An event is heard if its closure is set when the event is delivered on `queue`, as in
+/// Alamofire. A transfer's head, data and byte counts are the exception: an exchange reports
+/// them only if their closures were set as it started. A subclass gets every event.
 open class ClosureEventMonitor: EventMonitor, @unchecked Sendable {
     public let queue: DispatchQueue
 
@@ -59,308 +58,277 @@ open class ClosureEventMonitor: EventMonitor, @unchecked Sendable {
     }
 
     private let closures = Protected(Closures())
+    /// One bit per event (`MonitoredEvent.bit`) whose closure is set; written under `closures`.
+    private let setClosures = Atomic<UInt64>(0)
 
     /// Creates a monitor whose closures run on `queue`.
     public init(queue: DispatchQueue = .main) {
         self.queue = queue
     }
 
-    /// Whether the closure that hears `event` is set (see `MonitoredEvent`).
+    /// Whether the closure that hears `event` is set (see `MonitoredEvent`). Read without the
+    /// lock: a mailbox asks while it holds its own.
     func hasClosure(for event: MonitoredEvent) -> Bool {
-        closures.withLock { closures in
-            switch event {
-            case .sessionDidBecomeInvalidWithError: closures.sessionDidBecomeInvalidWithError != nil
-            case .taskDidReceiveChallenge: closures.taskDidReceiveChallenge != nil
-            case .taskDidSendBodyData: closures.taskDidSendBodyData != nil
-            case .taskNeedNewBodyStream: closures.taskNeedNewBodyStream != nil
-            case .taskWillPerformHTTPRedirection: closures.taskWillPerformHTTPRedirection != nil
-            case .taskDidFinishCollectingMetrics: closures.taskDidFinishCollectingMetrics != nil
-            case .taskDidComplete: closures.taskDidComplete != nil
-            case .taskIsWaitingForConnectivity: closures.taskIsWaitingForConnectivity != nil
-            case .dataTaskDidReceiveResponse: closures.dataTaskDidReceiveResponse != nil
-            case .dataTaskDidReceiveData: closures.dataTaskDidReceiveData != nil
-            case .dataTaskWillCacheResponse: closures.dataTaskWillCacheResponse != nil
-            case .downloadTaskDidFinishDownloadingToURL: closures.downloadTaskDidFinishDownloadingToURL != nil
-            case .downloadTaskDidWriteData: closures.downloadTaskDidWriteData != nil
-            case .downloadTaskDidResumeAtOffset: closures.downloadTaskDidResumeAtOffset != nil
-            case .requestDidCreateInitialURLRequest: closures.requestDidCreateInitialURLRequest != nil
-            case .requestDidFailToCreateURLRequestWithError: closures.requestDidFailToCreateURLRequestWithError != nil
-            case .requestDidAdaptInitialRequestToAdaptedRequest: closures.requestDidAdaptInitialRequestToAdaptedRequest != nil
-            case .requestDidFailToAdaptURLRequestWithError: closures.requestDidFailToAdaptURLRequestWithError != nil
-            case .requestDidCreateURLRequest: closures.requestDidCreateURLRequest != nil
-            case .requestDidCreateTask: closures.requestDidCreateTask != nil
-            case .requestDidGatherMetrics: closures.requestDidGatherMetrics != nil
-            case .requestDidFailTaskEarlyWithError: closures.requestDidFailTaskEarlyWithError != nil
-            case .requestDidCompleteTaskWithError: closures.requestDidCompleteTaskWithError != nil
-            case .requestIsRetrying: closures.requestIsRetrying != nil
-            case .requestDidFinish: closures.requestDidFinish != nil
-            case .requestDidResume: closures.requestDidResume != nil
-            case .requestDidResumeTask: closures.requestDidResumeTask != nil
-            case .requestDidSuspend: closures.requestDidSuspend != nil
-            case .requestDidSuspendTask: closures.requestDidSuspendTask != nil
-            case .requestDidCancel: closures.requestDidCancel != nil
-            case .requestDidCancelTask: closures.requestDidCancelTask != nil
-            case .requestDidValidateRequestResponseDataWithResult:
-                closures.requestDidValidateRequestResponseDataWithResult != nil
-            case .requestDidParseResponse: closures.requestDidParseResponse != nil
-            case .requestDidValidateRequestResponseWithResult: closures.requestDidValidateRequestResponseWithResult != nil
-            case .requestDidCreateUploadable: closures.requestDidCreateUploadable != nil
-            case .requestDidFailToCreateUploadableWithError: closures.requestDidFailToCreateUploadableWithError != nil
-            case .requestDidProvideInputStream: closures.requestDidProvideInputStream != nil
-            case .requestDidFinishDownloadingUsingTaskWithResult: closures.requestDidFinishDownloadingUsingTaskWithResult != nil
-            case .requestDidCreateDestinationURL: closures.requestDidCreateDestinationURL != nil
-            case .requestDidValidateRequestResponseFileURLWithResult:
-                closures.requestDidValidateRequestResponseFileURLWithResult != nil
-            case .requestDidParseDownloadResponse: closures.requestDidParseDownloadResponse != nil
-            case .withoutClosure: false
-            }
+        setClosures.load(ordering: .acquiring) & event.bit != 0
+    }
+
+    /// Stores `value` as the closure at `path`, which hears `event`. The closure it replaces is
+    /// released after the lock.
+    private func store<Closure>(_ value: Closure?, at path: WritableKeyPath<Closures, Closure?>, hearing event: MonitoredEvent) {
+        let replaced = closures.withLock { closures in
+            let replaced = closures[keyPath: path]
+            closures[keyPath: path] = value
+            let set = setClosures.load(ordering: .relaxed)
+            setClosures.store(value == nil ? set & ~event.bit : set | event.bit, ordering: .releasing)
+            return replaced
         }
+        _ = replaced
     }
 
     /// Never sent (see `EventMonitor`).
     open var sessionDidBecomeInvalidWithError: (@Sendable (URLSession, (any Error)?) -> Void)? {
         get { closures.withLock { $0.sessionDidBecomeInvalidWithError } }
-        set { closures.withLock { $0.sessionDidBecomeInvalidWithError = newValue } }
+        set { store(newValue, at: \.sessionDidBecomeInvalidWithError, hearing: .sessionDidBecomeInvalidWithError) }
     }
 
     /// Never sent (see `EventMonitor`).
     open var taskDidReceiveChallenge: (@Sendable (URLSession, URLSessionTask, URLAuthenticationChallenge) -> Void)? {
         get { closures.withLock { $0.taskDidReceiveChallenge } }
-        set { closures.withLock { $0.taskDidReceiveChallenge = newValue } }
+        set { store(newValue, at: \.taskDidReceiveChallenge, hearing: .taskDidReceiveChallenge) }
     }
 
     /// Request body bytes went out.
     open var taskDidSendBodyData: (@Sendable (URLSession, URLSessionTask, Int64, Int64, Int64) -> Void)? {
         get { closures.withLock { $0.taskDidSendBodyData } }
-        set { closures.withLock { $0.taskDidSendBodyData = newValue } }
+        set { store(newValue, at: \.taskDidSendBodyData, hearing: .taskDidSendBodyData) }
     }
 
     /// Never sent (see `EventMonitor`).
     open var taskNeedNewBodyStream: (@Sendable (URLSession, URLSessionTask) -> Void)? {
         get { closures.withLock { $0.taskNeedNewBodyStream } }
-        set { closures.withLock { $0.taskNeedNewBodyStream = newValue } }
+        set { store(newValue, at: \.taskNeedNewBodyStream, hearing: .taskNeedNewBodyStream) }
     }
 
     /// A redirect is about to be followed.
     open var taskWillPerformHTTPRedirection: (@Sendable (URLSession, URLSessionTask, HTTPURLResponse, URLRequest) -> Void)? {
         get { closures.withLock { $0.taskWillPerformHTTPRedirection } }
-        set { closures.withLock { $0.taskWillPerformHTTPRedirection = newValue } }
+        set { store(newValue, at: \.taskWillPerformHTTPRedirection, hearing: .taskWillPerformHTTPRedirection) }
     }
 
     /// A task's metrics are complete.
     open var taskDidFinishCollectingMetrics: (@Sendable (URLSession, URLSessionTask, TaskMetrics) -> Void)? {
         get { closures.withLock { $0.taskDidFinishCollectingMetrics } }
-        set { closures.withLock { $0.taskDidFinishCollectingMetrics = newValue } }
+        set { store(newValue, at: \.taskDidFinishCollectingMetrics, hearing: .taskDidFinishCollectingMetrics) }
     }
 
     /// A task ended.
     open var taskDidComplete: (@Sendable (URLSession, URLSessionTask, (any Error)?) -> Void)? {
         get { closures.withLock { $0.taskDidComplete } }
-        set { closures.withLock { $0.taskDidComplete = newValue } }
+        set { store(newValue, at: \.taskDidComplete, hearing: .taskDidComplete) }
     }
 
     /// Never sent (see `EventMonitor`).
     open var taskIsWaitingForConnectivity: (@Sendable (URLSession, URLSessionTask) -> Void)? {
         get { closures.withLock { $0.taskIsWaitingForConnectivity } }
-        set { closures.withLock { $0.taskIsWaitingForConnectivity = newValue } }
+        set { store(newValue, at: \.taskIsWaitingForConnectivity, hearing: .taskIsWaitingForConnectivity) }
     }
 
     /// The head of a final response arrived.
     open var dataTaskDidReceiveResponse: (@Sendable (URLSession, URLSessionDataTask, URLResponse) -> Void)? {
         get { closures.withLock { $0.dataTaskDidReceiveResponse } }
-        set { closures.withLock { $0.dataTaskDidReceiveResponse = newValue } }
+        set { store(newValue, at: \.dataTaskDidReceiveResponse, hearing: .dataTaskDidReceiveResponse) }
     }
 
     /// Body bytes arrived.
     open var dataTaskDidReceiveData: (@Sendable (URLSession, URLSessionDataTask, Data) -> Void)? {
         get { closures.withLock { $0.dataTaskDidReceiveData } }
-        set { closures.withLock { $0.dataTaskDidReceiveData = newValue } }
+        set { store(newValue, at: \.dataTaskDidReceiveData, hearing: .dataTaskDidReceiveData) }
     }
 
     /// A response is about to be offered to the cache.
     open var dataTaskWillCacheResponse: (@Sendable (URLSession, URLSessionDataTask, CachedURLResponse) -> Void)? {
         get { closures.withLock { $0.dataTaskWillCacheResponse } }
-        set { closures.withLock { $0.dataTaskWillCacheResponse = newValue } }
+        set { store(newValue, at: \.dataTaskWillCacheResponse, hearing: .dataTaskWillCacheResponse) }
     }
 
     /// A download's body is complete in its temporary file.
     open var downloadTaskDidFinishDownloadingToURL: (@Sendable (URLSession, URLSessionDownloadTask, URL) -> Void)? {
         get { closures.withLock { $0.downloadTaskDidFinishDownloadingToURL } }
-        set { closures.withLock { $0.downloadTaskDidFinishDownloadingToURL = newValue } }
+        set { store(newValue, at: \.downloadTaskDidFinishDownloadingToURL, hearing: .downloadTaskDidFinishDownloadingToURL) }
     }
 
     /// Body bytes were written to a download's file.
     open var downloadTaskDidWriteData: (@Sendable (URLSession, URLSessionDownloadTask, Int64, Int64, Int64) -> Void)? {
         get { closures.withLock { $0.downloadTaskDidWriteData } }
-        set { closures.withLock { $0.downloadTaskDidWriteData = newValue } }
+        set { store(newValue, at: \.downloadTaskDidWriteData, hearing: .downloadTaskDidWriteData) }
     }
 
     /// A download continues a partial file.
     open var downloadTaskDidResumeAtOffset: (@Sendable (URLSession, URLSessionDownloadTask, Int64, Int64) -> Void)? {
         get { closures.withLock { $0.downloadTaskDidResumeAtOffset } }
-        set { closures.withLock { $0.downloadTaskDidResumeAtOffset = newValue } }
+        set { store(newValue, at: \.downloadTaskDidResumeAtOffset, hearing: .downloadTaskDidResumeAtOffset) }
     }
 
     /// The first URLRequest of an attempt was built.
     open var requestDidCreateInitialURLRequest: (@Sendable (Request, URLRequest) -> Void)? {
         get { closures.withLock { $0.requestDidCreateInitialURLRequest } }
-        set { closures.withLock { $0.requestDidCreateInitialURLRequest = newValue } }
+        set { store(newValue, at: \.requestDidCreateInitialURLRequest, hearing: .requestDidCreateInitialURLRequest) }
     }
 
     /// Building the URLRequest failed.
     open var requestDidFailToCreateURLRequestWithError: (@Sendable (Request, AFError) -> Void)? {
         get { closures.withLock { $0.requestDidFailToCreateURLRequestWithError } }
-        set { closures.withLock { $0.requestDidFailToCreateURLRequestWithError = newValue } }
+        set { store(newValue, at: \.requestDidFailToCreateURLRequestWithError, hearing: .requestDidFailToCreateURLRequestWithError) }
     }
 
     /// The adapters changed the request.
     open var requestDidAdaptInitialRequestToAdaptedRequest: (@Sendable (Request, URLRequest, URLRequest) -> Void)? {
         get { closures.withLock { $0.requestDidAdaptInitialRequestToAdaptedRequest } }
-        set { closures.withLock { $0.requestDidAdaptInitialRequestToAdaptedRequest = newValue } }
+        set { store(newValue, at: \.requestDidAdaptInitialRequestToAdaptedRequest, hearing: .requestDidAdaptInitialRequestToAdaptedRequest) }
     }
 
     /// An adapter failed.
     open var requestDidFailToAdaptURLRequestWithError: (@Sendable (Request, URLRequest, AFError) -> Void)? {
         get { closures.withLock { $0.requestDidFailToAdaptURLRequestWithError } }
-        set { closures.withLock { $0.requestDidFailToAdaptURLRequestWithError = newValue } }
+        set { store(newValue, at: \.requestDidFailToAdaptURLRequestWithError, hearing: .requestDidFailToAdaptURLRequestWithError) }
     }
 
     /// The URLRequest to send is final.
     open var requestDidCreateURLRequest: (@Sendable (Request, URLRequest) -> Void)? {
         get { closures.withLock { $0.requestDidCreateURLRequest } }
-        set { closures.withLock { $0.requestDidCreateURLRequest = newValue } }
+        set { store(newValue, at: \.requestDidCreateURLRequest, hearing: .requestDidCreateURLRequest) }
     }
 
     /// A task was made.
     open var requestDidCreateTask: (@Sendable (Request, URLSessionTask) -> Void)? {
         get { closures.withLock { $0.requestDidCreateTask } }
-        set { closures.withLock { $0.requestDidCreateTask = newValue } }
+        set { store(newValue, at: \.requestDidCreateTask, hearing: .requestDidCreateTask) }
     }
 
     /// An attempt's metrics arrived.
     open var requestDidGatherMetrics: (@Sendable (Request, TaskMetrics) -> Void)? {
         get { closures.withLock { $0.requestDidGatherMetrics } }
-        set { closures.withLock { $0.requestDidGatherMetrics = newValue } }
+        set { store(newValue, at: \.requestDidGatherMetrics, hearing: .requestDidGatherMetrics) }
     }
 
     /// A task failed before its transfer ended.
     open var requestDidFailTaskEarlyWithError: (@Sendable (Request, URLSessionTask, AFError) -> Void)? {
         get { closures.withLock { $0.requestDidFailTaskEarlyWithError } }
-        set { closures.withLock { $0.requestDidFailTaskEarlyWithError = newValue } }
+        set { store(newValue, at: \.requestDidFailTaskEarlyWithError, hearing: .requestDidFailTaskEarlyWithError) }
     }
 
     /// A task completed.
     open var requestDidCompleteTaskWithError: (@Sendable (Request, URLSessionTask, AFError?) -> Void)? {
         get { closures.withLock { $0.requestDidCompleteTaskWithError } }
-        set { closures.withLock { $0.requestDidCompleteTaskWithError = newValue } }
+        set { store(newValue, at: \.requestDidCompleteTaskWithError, hearing: .requestDidCompleteTaskWithError) }
     }
 
     /// A retry is about to start.
     open var requestIsRetrying: (@Sendable (Request) -> Void)? {
         get { closures.withLock { $0.requestIsRetrying } }
-        set { closures.withLock { $0.requestIsRetrying = newValue } }
+        set { store(newValue, at: \.requestIsRetrying, hearing: .requestIsRetrying) }
     }
 
     /// The request finished.
     open var requestDidFinish: (@Sendable (Request) -> Void)? {
         get { closures.withLock { $0.requestDidFinish } }
-        set { closures.withLock { $0.requestDidFinish = newValue } }
+        set { store(newValue, at: \.requestDidFinish, hearing: .requestDidFinish) }
     }
 
     /// The request was resumed.
     open var requestDidResume: (@Sendable (Request) -> Void)? {
         get { closures.withLock { $0.requestDidResume } }
-        set { closures.withLock { $0.requestDidResume = newValue } }
+        set { store(newValue, at: \.requestDidResume, hearing: .requestDidResume) }
     }
 
     /// A task was resumed.
     open var requestDidResumeTask: (@Sendable (Request, URLSessionTask) -> Void)? {
         get { closures.withLock { $0.requestDidResumeTask } }
-        set { closures.withLock { $0.requestDidResumeTask = newValue } }
+        set { store(newValue, at: \.requestDidResumeTask, hearing: .requestDidResumeTask) }
     }
 
     /// The request was suspended.
     open var requestDidSuspend: (@Sendable (Request) -> Void)? {
         get { closures.withLock { $0.requestDidSuspend } }
-        set { closures.withLock { $0.requestDidSuspend = newValue } }
+        set { store(newValue, at: \.requestDidSuspend, hearing: .requestDidSuspend) }
     }
 
     /// A task was suspended.
     open var requestDidSuspendTask: (@Sendable (Request, URLSessionTask) -> Void)? {
         get { closures.withLock { $0.requestDidSuspendTask } }
-        set { closures.withLock { $0.requestDidSuspendTask = newValue } }
+        set { store(newValue, at: \.requestDidSuspendTask, hearing: .requestDidSuspendTask) }
     }
 
     /// The request was cancelled.
     open var requestDidCancel: (@Sendable (Request) -> Void)? {
         get { closures.withLock { $0.requestDidCancel } }
-        set { closures.withLock { $0.requestDidCancel = newValue } }
+        set { store(newValue, at: \.requestDidCancel, hearing: .requestDidCancel) }
     }
 
     /// A task was cancelled.
     open var requestDidCancelTask: (@Sendable (Request, URLSessionTask) -> Void)? {
         get { closures.withLock { $0.requestDidCancelTask } }
-        set { closures.withLock { $0.requestDidCancelTask = newValue } }
+        set { store(newValue, at: \.requestDidCancelTask, hearing: .requestDidCancelTask) }
     }
 
     /// A validator ran.
     open var requestDidValidateRequestResponseDataWithResult: (@Sendable (DataRequest, URLRequest?, HTTPURLResponse, Data?, Request.ValidationResult) -> Void)? {
         get { closures.withLock { $0.requestDidValidateRequestResponseDataWithResult } }
-        set { closures.withLock { $0.requestDidValidateRequestResponseDataWithResult = newValue } }
+        set { store(newValue, at: \.requestDidValidateRequestResponseDataWithResult, hearing: .requestDidValidateRequestResponseDataWithResult) }
     }
 
     /// An unserialized response was produced.
     open var requestDidParseResponse: (@Sendable (DataRequest, DataResponse<Data?, AFError>) -> Void)? {
         get { closures.withLock { $0.requestDidParseResponse } }
-        set { closures.withLock { $0.requestDidParseResponse = newValue } }
+        set { store(newValue, at: \.requestDidParseResponse, hearing: .requestDidParseResponse) }
     }
 
     /// A stream's validator ran on the response head.
     open var requestDidValidateRequestResponseWithResult: (@Sendable (DataStreamRequest, URLRequest?, HTTPURLResponse, Request.ValidationResult) -> Void)? {
         get { closures.withLock { $0.requestDidValidateRequestResponseWithResult } }
-        set { closures.withLock { $0.requestDidValidateRequestResponseWithResult = newValue } }
+        set { store(newValue, at: \.requestDidValidateRequestResponseWithResult, hearing: .requestDidValidateRequestResponseWithResult) }
     }
 
     /// An upload's body was made.
     open var requestDidCreateUploadable: (@Sendable (UploadRequest, UploadRequest.Uploadable) -> Void)? {
         get { closures.withLock { $0.requestDidCreateUploadable } }
-        set { closures.withLock { $0.requestDidCreateUploadable = newValue } }
+        set { store(newValue, at: \.requestDidCreateUploadable, hearing: .requestDidCreateUploadable) }
     }
 
     /// Making an upload's body failed.
     open var requestDidFailToCreateUploadableWithError: (@Sendable (UploadRequest, AFError) -> Void)? {
         get { closures.withLock { $0.requestDidFailToCreateUploadableWithError } }
-        set { closures.withLock { $0.requestDidFailToCreateUploadableWithError = newValue } }
+        set { store(newValue, at: \.requestDidFailToCreateUploadableWithError, hearing: .requestDidFailToCreateUploadableWithError) }
     }
 
     /// An upload's InputStream was handed to the engine.
     open var requestDidProvideInputStream: (@Sendable (UploadRequest, InputStream) -> Void)? {
         get { closures.withLock { $0.requestDidProvideInputStream } }
-        set { closures.withLock { $0.requestDidProvideInputStream = newValue } }
+        set { store(newValue, at: \.requestDidProvideInputStream, hearing: .requestDidProvideInputStream) }
     }
 
     /// A download's file was moved to its destination, or could not be.
     open var requestDidFinishDownloadingUsingTaskWithResult: (@Sendable (DownloadRequest, URLSessionTask, Result<URL, AFError>) -> Void)? {
         get { closures.withLock { $0.requestDidFinishDownloadingUsingTaskWithResult } }
-        set { closures.withLock { $0.requestDidFinishDownloadingUsingTaskWithResult = newValue } }
+        set { store(newValue, at: \.requestDidFinishDownloadingUsingTaskWithResult, hearing: .requestDidFinishDownloadingUsingTaskWithResult) }
     }
 
     /// A download's destination was chosen.
     open var requestDidCreateDestinationURL: (@Sendable (DownloadRequest, URL) -> Void)? {
         get { closures.withLock { $0.requestDidCreateDestinationURL } }
-        set { closures.withLock { $0.requestDidCreateDestinationURL = newValue } }
+        set { store(newValue, at: \.requestDidCreateDestinationURL, hearing: .requestDidCreateDestinationURL) }
     }
 
     /// A download's validator ran.
     open var requestDidValidateRequestResponseFileURLWithResult: (@Sendable (DownloadRequest, URLRequest?, HTTPURLResponse, URL?, Request.ValidationResult) -> Void)? {
         get { closures.withLock { $0.requestDidValidateRequestResponseFileURLWithResult } }
-        set { closures.withLock { $0.requestDidValidateRequestResponseFileURLWithResult = newValue } }
+        set { store(newValue, at: \.requestDidValidateRequestResponseFileURLWithResult, hearing: .requestDidValidateRequestResponseFileURLWithResult) }
     }
 
     /// A download's unserialized response was produced.
     open var requestDidParseDownloadResponse: (@Sendable (DownloadRequest, DownloadResponse<URL?, AFError>) -> Void)? {
         get { closures.withLock { $0.requestDidParseDownloadResponse } }
-        set { closures.withLock { $0.requestDidParseDownloadResponse = newValue } }
+        set { store(newValue, at: \.requestDidParseDownloadResponse, hearing: .requestDidParseDownloadResponse) }
     }
 
     open func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {

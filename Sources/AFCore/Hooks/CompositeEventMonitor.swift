@@ -46,19 +46,19 @@ public final class CompositeEventMonitor: EventMonitor {
         }
     }
 
-    /// Sends an event that notification posters ignore (of `kind`: see `MonitoredEvent`).
-    func performEvent(_ kind: MonitoredEvent? = nil, _ event: @escaping MonitorMailbox.Deliver) {
-        for mailbox in observers { mailbox.send(event, as: kind) }
+    /// Sends an event that notification posters ignore to every other monitor.
+    func performEvent(_ event: @escaping MonitorMailbox.Deliver) {
+        for mailbox in observers { mailbox.send(event) }
     }
 
-    /// Whether some monitor may take an event of `kind` now (see `MonitoredEvent`): asked
-    /// before the event is made, so that one no monitor takes costs nothing more.
+    /// Whether some monitor may take an event of `kind` (see `MonitoredEvent`): asked before
+    /// the event is made, so that one no monitor can hear costs nothing more.
     func mayTake(_ kind: MonitoredEvent) -> Bool {
         observers.contains { $0.mayTake(kind) }
     }
 
     /// Offers `event`, of `kind`, to each monitor (notification posters ignore it): each
-    /// monitor takes it or drops it (see `MonitoredEvent`).
+    /// monitor that may hear it takes it (see `MonitoredEvent`).
     func offerEvent(_ kind: MonitoredEvent, _ event: @escaping MonitorMailbox.Deliver) {
         for mailbox in observers { mailbox.offer(event, as: kind) }
     }
@@ -70,8 +70,8 @@ public final class CompositeEventMonitor: EventMonitor {
     /// to wake. Notifications wait in order in `pendingNotifications`, and a pass of the queue
     /// posts all that arrived by then. With `now`, posted at once (see `postNotification`).
     func performNotifiedEvent(_ name: Notification.Name, of request: Request, now: Bool = false,
-                              _ kind: MonitoredEvent? = nil, _ event: @escaping @Sendable (any EventMonitor) -> Void) {
-        performEvent(kind, event)
+                              _ event: @escaping MonitorMailbox.Deliver) {
+        performEvent(event)
         postNotification(name, of: request, now: now)
     }
 

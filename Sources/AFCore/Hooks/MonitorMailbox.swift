@@ -25,24 +25,23 @@ final class MonitorMailbox: Sendable {
         }
     }
 
-    /// Queues `event` (of `kind`, when it has one) for the monitor.
-    func send(_ event: @escaping Deliver, as kind: MonitoredEvent? = nil) {
-        events.send(Event(deliver: event, kind: kind))
+    /// Queues `event` for the monitor, which gets it whatever it is.
+    func send(_ event: @escaping Deliver) {
+        events.send(Event(deliver: event, kind: nil))
     }
 
-    /// Queues `event`, of `kind`, unless the monitor would not hear it and nothing is waiting
-    /// for the monitor or being handed to it (see `MonitoredEvent`). Returns whether it was
-    /// queued.
+    /// Queues `event`, of `kind`, unless the monitor can never hear it (see `MonitoredEvent`).
+    /// Returns whether it was queued.
     @discardableResult
     func offer(_ event: @escaping Deliver, as kind: MonitoredEvent) -> Bool {
-        let closures = closures
-        return events.send(Event(deliver: event, kind: kind), unlessIdleAnd: { Optional(kind).isSkipped(by: closures) })
+        guard mayTake(kind) else { return false }
+        events.send(Event(deliver: event, kind: closures == nil ? nil : kind))
+        return true
     }
 
-    /// Whether the monitor would take an event of `kind` if it were offered now: false only
-    /// when `offer` would drop it.
+    /// Whether `offer` would queue an event of `kind`: false only for one the monitor can never
+    /// hear.
     func mayTake(_ kind: MonitoredEvent) -> Bool {
-        let closures = closures
-        return events.isIdle(and: { Optional(kind).isSkipped(by: closures) }) == false
+        closures == nil || kind != .withoutClosure
     }
 }

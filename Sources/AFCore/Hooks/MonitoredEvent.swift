@@ -4,16 +4,11 @@ import Foundation
 /// (`withoutClosure`: an event no closure of that class hears).
 ///
 /// A monitor of that class exactly (not a subclass, which may override the methods) hears an
-/// event only through its closure, so its mailbox asks for it:
-/// - as the event happens, when nothing is waiting for the monitor or being handed to it: an
-///   event whose closure is not set then is dropped, and its arguments are never made;
-/// - as the event is delivered, as the monitor's own method would: a closure cleared since is
-///   not called.
-///
-/// While events are waiting or being handed over, each is kept for delivery, so a closure set
-/// by another of the monitor's closures hears every event that comes after the one it was
-/// set in, as in Alamofire. Every other monitor gets every event.
-enum MonitoredEvent: Sendable, CaseIterable {
+/// event only through its closure. Its mailbox asks, as each event is delivered, whether that
+/// closure is set, as the monitor's own method would: without it, the event's arguments (a task
+/// object, an `HTTPURLResponse`) are never made. An event no closure hears is not sent to it at
+/// all. Every other monitor gets every event.
+enum MonitoredEvent: Int, Sendable, CaseIterable {
     case sessionDidBecomeInvalidWithError
     case taskDidReceiveChallenge
     case taskDidSendBodyData
@@ -57,6 +52,9 @@ enum MonitoredEvent: Sendable, CaseIterable {
     case requestDidParseDownloadResponse
     /// A serialized response of any type but the unserialized one, or a stream's parsed chunk.
     case withoutClosure
+
+    /// The event's bit in a `ClosureEventMonitor`'s set of closures.
+    var bit: UInt64 { 1 << UInt64(rawValue) }
 
     /// `monitor` as a `ClosureEventMonitor` whose closures tell which events it hears: one of
     /// that class exactly; nil for any other monitor.

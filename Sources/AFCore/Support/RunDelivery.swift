@@ -19,11 +19,6 @@ final class RunDelivery<Item: Sendable>: Sendable {
         var spare: [Item] = []
         /// The number of the last run: each item that finds none waiting starts one.
         var run = 0
-        /// The passes that took items and have not finished handing them over.
-        var passesHanding = 0
-
-        /// Whether no item is waiting or being handed over.
-        var isIdle: Bool { items.isEmpty && passesHanding == 0 }
     }
 
     private let queue: DispatchQueue
@@ -40,31 +35,14 @@ final class RunDelivery<Item: Sendable>: Sendable {
 
     /// Adds `item` to the run under way, or starts one.
     func send(_ item: Item) {
-        send(item, unlessIdleAnd: { false })
-    }
-
-    /// Whether no item is waiting or being handed over and `condition` holds, asked together
-    /// under the lock that orders the items.
-    func isIdle(and condition: () -> Bool) -> Bool {
-        waiting.withLock { $0.isIdle && condition() }
-    }
-
-    /// Adds `item`, as `send(_:)` does, unless no item is waiting or being handed over and
-    /// `dropsWhenIdle` then says to drop it. Both are asked under the lock that orders the
-    /// items, so whether the item is kept is decided in that order: nothing a pass hands over
-    /// before this item can change the decision. Returns whether it was kept.
-    @discardableResult
-    func send(_ item: Item, unlessIdleAnd dropsWhenIdle: () -> Bool) -> Bool {
-        let added: (run: Int, startsRun: Bool)? = waiting.withLock { waiting in
-            if waiting.isIdle, dropsWhenIdle() { return nil }
+        let (run, startsRun) = waiting.withLock { waiting in
             if waiting.items.isEmpty { waiting.run += 1 }
             waiting.items.append(item)
             return (waiting.run, waiting.items.count == 1)
         }
-        guard let (run, startsRun) = added else { return false }
         // A run's pass takes every item sent before it runs, so once a pass for this run (or a
         // later one, which exists only after this run was taken) is queued, this item is covered.
-        guard startsRun || queuedRun.load(ordering: .acquiring) < run else { return true }
+        guard startsRun || queuedRun.load(ordering: .acquiring) < run else { return }
         queue.async { self.deliverWaiting() }
         var queued = queuedRun.load(ordering: .relaxed)
         while queued < run {
@@ -73,22 +51,16 @@ final class RunDelivery<Item: Sendable>: Sendable {
             if exchanged { break }
             queued = current
         }
-        return true
     }
 
     private func deliverWaiting() {
         var items = waiting.withLock { waiting in
             defer { waiting.items = waiting.spare; waiting.spare = [] }
-            if !waiting.items.isEmpty { waiting.passesHanding += 1 }
             return waiting.items
         }
-        let handsOver = !items.isEmpty
         deliver(items)
         // Kept for the next pass unless a burst made it large.
         items.removeAll(keepingCapacity: items.capacity <= 1024)
-        waiting.withLock { waiting in
-            waiting.spare = items
-            if handsOver { waiting.passesHanding -= 1 }
-        }
+        waiting.withLock { waiting in waiting.spare = items }
     }
 }
