@@ -66,8 +66,8 @@ open class ClosureEventMonitor: EventMonitor, @unchecked Sendable {
         self.queue = queue
     }
 
-    /// Whether the closure that hears `event` is set (see `MonitoredEvent`). Read without the
-    /// lock: a mailbox asks while it holds its own.
+    /// Whether the closure that hears `event` is set (see `MonitoredEvent`), read without the
+    /// lock as each event is delivered.
     func hasClosure(for event: MonitoredEvent) -> Bool {
         setClosures.load(ordering: .acquiring) & event.bit != 0
     }
