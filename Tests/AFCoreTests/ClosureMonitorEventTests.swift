@@ -229,7 +229,7 @@ import Testing
     }
 
     /// Each event of an adapted, validated data request reaches a monitor that has that event's
-    /// closure and no other: an event named by another closure would be dropped as it happens.
+    /// closure and no other: an event named by another closure would be skipped at delivery.
     @Test func eachEventOfADataRequestReachesAMonitorWithOnlyItsClosure() async throws {
         let setters: [String: (ClosureEventMonitor, Calls) -> Void] = [
             "createInitial": { monitor, calls in monitor.requestDidCreateInitialURLRequest = { _, _ in calls.record("createInitial") } },
