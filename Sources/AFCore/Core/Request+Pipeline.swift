@@ -32,8 +32,7 @@ extension Request {
         guard toOwnMonitors else { return }
         for monitor in mutableState.withLock({ $0.eventMonitors }) {
             monitor.queue.async {
-                if let closures = MonitoredEvent.closures(of: monitor), !closures.hasClosure(for: kind) { return }
-                event(monitor)
+                if !Optional(kind).isSkipped(by: MonitoredEvent.closures(of: monitor)) { event(monitor) }
             }
         }
     }

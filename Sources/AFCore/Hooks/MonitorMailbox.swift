@@ -35,7 +35,7 @@ final class MonitorMailbox: Sendable {
     @discardableResult
     func offer(_ event: @escaping Deliver, as kind: MonitoredEvent) -> Bool {
         guard mayTake(kind) else { return false }
-        events.send(Event(deliver: event, kind: closures == nil ? nil : kind))
+        events.send(Event(deliver: event, kind: kind))
         return true
     }
 
