@@ -48,9 +48,22 @@ final class SQLiteDatabase {
         }
     }
 
+    /// A prepared statement kept for the next query of its SQL. Marked while a query runs it, so
+    /// that a query of the same SQL inside that one's `row` prepares one of its own: the kept one
+    /// stays in place rather than leaving the table and coming back (a removal moves its
+    /// neighbours in the table, which cost more than the lookup).
+    private final class KeptStatement {
+        let statement: OpaquePointer
+        var isRunning = true
+
+        init(_ statement: OpaquePointer) {
+            self.statement = statement
+        }
+    }
+
     private var handle: OpaquePointer?
-    /// Prepared statements not in use, by the address of their SQL text (a literal).
-    private var statements: [UnsafeRawPointer: OpaquePointer] = [:]
+    /// The kept statements, by the address of their SQL text (a literal).
+    private var statements: [UnsafeRawPointer: KeptStatement] = [:]
 
     /// Opens (creating) the database at `path`, waiting up to `busyTimeout` for other
     /// connections' locks. A symbolic link at `path` is refused.
@@ -72,7 +85,7 @@ final class SQLiteDatabase {
     }
 
     func close() {
-        for statement in statements.values { sqlite3_finalize(statement) }
+        for kept in statements.values { sqlite3_finalize(kept.statement) }
         statements = [:]
         sqlite3_close_v2(handle)
         handle = nil
@@ -86,15 +99,12 @@ final class SQLiteDatabase {
     /// Runs `sql` with `values`, calling `row` for each result row. The statement is prepared on
     /// its first use and reused after (a query run inside another's `row` gets its own).
     func query(_ sql: StaticString, _ values: [Value] = [], row: (Row) throws -> Void = { _ in }) throws {
-        let statement = try takeStatement(sql)
+        let (statement, kept) = try takeStatement(sql)
         defer {
             // Ends the statement's read of the file and frees the copies of bound values.
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
-            // A query of the same SQL run inside this one's `row` kept its own statement: one is enough.
-            if let replaced = statements.updateValue(statement, forKey: UnsafeRawPointer(sql.utf8Start)) {
-                sqlite3_finalize(replaced)
-            }
+            if let kept { kept.isRunning = false } else { sqlite3_finalize(statement) }
         }
         for (index, value) in values.enumerated() {
             try check(bind(value, to: Int32(index + 1), in: statement))
@@ -107,13 +117,22 @@ final class SQLiteDatabase {
         }
     }
 
-    /// The prepared statement of `sql`, taken from the kept ones or prepared now.
-    private func takeStatement(_ sql: StaticString) throws -> OpaquePointer {
-        if let kept = statements.removeValue(forKey: UnsafeRawPointer(sql.utf8Start)) { return kept }
+    /// The prepared statement of `sql`: the kept one, marked running, or one prepared now, kept
+    /// when `sql` has none yet. `kept` is nil for a statement to finalize after its query.
+    private func takeStatement(_ sql: StaticString) throws -> (statement: OpaquePointer, kept: KeptStatement?) {
+        let key = UnsafeRawPointer(sql.utf8Start)
+        let kept = statements[key]
+        if let kept, !kept.isRunning {
+            kept.isRunning = true
+            return (kept.statement, kept)
+        }
         var statement: OpaquePointer?
         try check(sqlite3_prepare_v2(handle, sql.utf8Start, Int32(sql.utf8CodeUnitCount), &statement, nil))
         guard let statement else { throw Failure(code: SQLITE_MISUSE, message: "no statement in \(sql)") }
-        return statement
+        guard kept == nil else { return (statement, nil) }
+        let keeping = KeptStatement(statement)
+        statements[key] = keeping
+        return (statement, keeping)
     }
 
     /// The row id the last successful INSERT gave its row.
@@ -121,6 +140,17 @@ final class SQLiteDatabase {
 
     /// Rows changed by the last statement.
     var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// The prepared statements the connection holds, kept or running.
+    var preparedStatementCount: Int {
+        var count = 0
+        var statement = sqlite3_next_stmt(handle, nil)
+        while let current = statement {
+            count += 1
+            statement = sqlite3_next_stmt(handle, current)
+        }
+        return count
+    }
 
     private func bind(_ value: Value, to index: Int32, in statement: OpaquePointer) -> Int32 {
         switch value {
