@@ -27,7 +27,7 @@ final class CurlShard {
     var waitSetChanges: Int { Int(route.pointee.set_changes) }
 
     /// `sockets`: the path set its connections open and close their sockets through, if any
-    /// (a socket curl stops watching then stays in the wait set, parked; see `socketIsReady`).
+    /// (pooled connections then stay in the wait set until used again; see `socketIsReady`).
     init(index: Int, waitSet: EngineWaitSet, sockets: OpaquePointer?, maximumConnectionsPerHost: Int,
          maximumCachedConnections: Int) {
         multi = curl_multi_init()
@@ -62,9 +62,8 @@ final class CurlShard {
         return stillRunning
     }
 
-    /// Lets curl act on `socket`, found ready for `what` by the wait set, unless curl stopped
-    /// watching it (a parked socket, such as a pooled connection's): that one leaves the wait
-    /// set instead.
+    /// Lets curl act on `socket`, found ready for `what` by the wait set, unless it is a pooled
+    /// connection's (left in the wait set while unused): that one leaves the wait set instead.
     func socketIsReady(_ socket: Int32, what: Int32) {
         readySockets += 1
         guard afc_wait_route_settle(route, socket) == 0 else { return }

@@ -58,8 +58,8 @@ typedef struct afc_socket_route {
     int epoll_fd;
     uint32_t index;
     /// The set the multi handle's connections open and close their sockets through, if any: a
-    /// socket curl stops watching (a pooled connection's) then stays in the epoll set, parked,
-    /// until it is used again, closed, or wakes the engine (see `afc_wait_route_settle`).
+    /// pooled connection's socket then stays in the epoll set, parked, until it is used again,
+    /// closed, or wakes the engine (see `afc_wait_route_settle`).
     afc_path_sockets *_Nullable sockets;
     /// How many times the route changed the epoll set (added, changed or removed a socket).
     unsigned long set_changes;

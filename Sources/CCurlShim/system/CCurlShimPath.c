@@ -9,7 +9,6 @@
 #include <netinet/tcp.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <unistd.h>
 
 // MARK: Paths
@@ -120,7 +119,6 @@ typedef struct {
     uint8_t parked;   // left in the epoll set while curl has no use for it
     uint32_t events;  // the epoll events it is watched for
     uint32_t route;   // the multi handle its epoll entry is tagged with
-    int epoll_fd;     // the epoll set that watches it
 } descriptor;
 
 struct afc_path_sockets {
@@ -199,12 +197,11 @@ static descriptor *descriptor_of(afc_path_sockets *sockets, int fd, int grow) {
     return &sockets->descriptors[fd];
 }
 
-void afc_path_socket_watched(afc_path_sockets *sockets, int fd, uint32_t events, uint32_t route, int epoll_fd) {
+void afc_path_socket_watched(afc_path_sockets *sockets, int fd, uint32_t events, uint32_t route) {
     descriptor *record = descriptor_of(sockets, fd, 0);
     if (!record || !record->open) return;
     record->events = events;
     record->route = route;
-    record->epoll_fd = epoll_fd;
     record->parked = 0;
 }
 
@@ -253,10 +250,8 @@ static curl_socket_t open_socket(void *clientp, curlsocktype purpose, struct cur
 static int close_socket(void *clientp, curl_socket_t fd) {
     if (clientp) {
         untrack(clientp, fd);
-        // Out of the epoll set first: closing drops it there only once no other process holds
-        // it (a child between fork and exec). The number may then go to any new descriptor.
+        // Closing drops the socket from the epoll set; the number may go to any new descriptor.
         descriptor *record = descriptor_of(clientp, fd, 0);
-        if (record && record->open && record->parked) epoll_ctl(record->epoll_fd, EPOLL_CTL_DEL, fd, NULL);
         if (record) *record = (descriptor){0};
     }
     return close(fd);

@@ -105,13 +105,10 @@ static int change(afc_socket_route *route, int operation, int fd, struct epoll_e
 // curl's socket callback. `known` (curl's per-socket pointer, set with curl_multi_assign) marks a
 // socket already in the set. A socket curl wants nothing from is taken out of the set: epoll
 // reports a hang-up even without interest, and a paused transfer's socket would wake the engine
-// over and over. The exception is a socket curl removes from its own table (a connection it
-// pools, or one it is about to close) that the path set opened: it stays in the epoll set,
-// parked, and leaves when it wakes the engine (afc_wait_route_settle) or is closed. When curl
-// wants it again, its watch is changed in place rather than added: one call instead of two. The
-// record is not trusted further (to skip that call): curl closes some sockets without the close
-// callback (a failed connection attempt's), so its number may by then name another socket, which
-// the change then fails on and is added.
+// over and over. The exception is a connection curl pools (it removes the socket from its own
+// table): one the path set opened stays in the epoll set, parked, as its next transfer usually
+// wants the same readiness again; if it wakes the engine first, it leaves then
+// (afc_wait_route_settle).
 static int route_socket(CURL *easy, curl_socket_t socket, int what, void *context, void *known) {
     afc_socket_route *route = context;
     if (what == CURL_POLL_REMOVE || what == CURL_POLL_NONE) {
@@ -129,15 +126,16 @@ static int route_socket(CURL *easy, curl_socket_t socket, int what, void *contex
     if (what & CURL_POLL_OUT) interest.events |= EPOLLOUT;
     if (!known && route->sockets) {
         int64_t parked = afc_path_socket_unpark(route->sockets, socket, route->index);
-        if (parked >= 0 && change(route, EPOLL_CTL_MOD, socket, &interest) == 0) {
-            afc_path_socket_watched(route->sockets, socket, interest.events, route->index, route->epoll_fd);
+        if (parked >= 0 && ((uint32_t)parked == interest.events
+                            || change(route, EPOLL_CTL_MOD, socket, &interest) == 0)) {
+            afc_path_socket_watched(route->sockets, socket, interest.events, route->index);
             curl_multi_assign(route->multi, socket, route);
             return 0;
         }
     }
     // A socket curl still knows may have been closed and its number reused: then it is added.
     if (known && change(route, EPOLL_CTL_MOD, socket, &interest) == 0) {
-        if (route->sockets) afc_path_socket_watched(route->sockets, socket, interest.events, route->index, route->epoll_fd);
+        if (route->sockets) afc_path_socket_watched(route->sockets, socket, interest.events, route->index);
         return 0;
     }
     if (change(route, EPOLL_CTL_ADD, socket, &interest) != 0) {
@@ -148,7 +146,7 @@ static int route_socket(CURL *easy, curl_socket_t socket, int what, void *contex
             return 0;
         }
     }
-    if (route->sockets) afc_path_socket_watched(route->sockets, socket, interest.events, route->index, route->epoll_fd);
+    if (route->sockets) afc_path_socket_watched(route->sockets, socket, interest.events, route->index);
     if (!known) curl_multi_assign(route->multi, socket, route);
     return 0;
 }
