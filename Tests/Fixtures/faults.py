@@ -9,8 +9,6 @@ Paths:
   /four-digit-status
                     answers "HTTP/2 1000" (a status line curl 7.88 lets through), then closes
   /connections      how many connections this server accepted so far (text/plain)
-  /keep-then-close  200 "closing", sent as if the connection stayed open (no Connection:
-                    close), then closes it: the client pools a connection its peer has closed
   /flaky/KEY?fail=N&status=S&retry-after=V
                     the first N requests for KEY get status S (default 503), with Retry-After V
                     when given; later ones get 200 and {"attempt": n}
@@ -522,9 +520,6 @@ def handle(conn):
                         respond(conn, "401 Unauthorized", b"who are you",
                                 extra=f'WWW-Authenticate: {challenge}"first"\r\n'.encode())
                     continue
-                if path == "/keep-then-close":
-                    respond(conn, "200 OK", b"closing")
-                    return
                 if path == "/close-mid-body":
                     conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n0123456789")
                     return

@@ -84,14 +84,6 @@ final class CurlEngine: @unchecked Sendable {
         return shards.count
     }
 
-    /// Over all multi handles so far: how many times the wait set was changed for their sockets,
-    /// and how many times it found one ready (for tests).
-    var waitSetActivity: (changes: Int, readySockets: Int) {
-        multiLock.lock()
-        defer { multiLock.unlock() }
-        return shards.reduce((0, 0)) { ($0.0 + $1.waitSetChanges, $0.1 + $1.readySockets) }
-    }
-
     /// Runs `body` once the engine is in `state` (`.parked` or `.watching`; now, if it is), for
     /// tests that need a command to find it so.
     func when(_ state: EngineCommandQueue.Waiting, _ body: @escaping @Sendable () -> Void) {
@@ -267,7 +259,7 @@ final class CurlEngine: @unchecked Sendable {
             // The sockets found ready by the last wait, before the commands: a command may close
             // a socket whose number a new connection then takes.
             for event in ready.prefix(readyCount) where event.multi != EngineWaitSet.own && Int(event.multi) < shards.count {
-                shards[Int(event.multi)].socketIsReady(event.fd, what: event.what)
+                shards[Int(event.multi)].act(on: event.fd, what: event.what)
             }
             readyCount = 0
             let limit = splitsBursts ? Self.commandsPerPass : Int.max
@@ -366,7 +358,7 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     private func makeShard(waitSet: EngineWaitSet) -> CurlShard {
-        CurlShard(index: shards.count, waitSet: waitSet, sockets: paths.sockets, maximumConnectionsPerHost: shardConnectionsPerHost,
+        CurlShard(index: shards.count, waitSet: waitSet, maximumConnectionsPerHost: shardConnectionsPerHost,
                   maximumCachedConnections: shardCachedConnections)
     }
 

@@ -21,24 +21,16 @@ final class CurlShard {
     /// When curl next wants its timer called (uptime nanoseconds); `UInt64.max` for never.
     private(set) var deadline = UInt64.max
     private let route: UnsafeMutablePointer<afc_socket_route>
-    /// How many times the wait set found one of its sockets ready (for tests).
-    private(set) var readySockets = 0
-    /// How many times it changed the wait set: added, changed or removed a socket (for tests).
-    var waitSetChanges: Int { Int(route.pointee.set_changes) }
 
-    /// `sockets`: the path set its connections open and close their sockets through, if any
-    /// (pooled connections then stay in the wait set until used again; see `socketIsReady`).
-    init(index: Int, waitSet: EngineWaitSet, sockets: OpaquePointer?, maximumConnectionsPerHost: Int,
-         maximumCachedConnections: Int) {
+    init(index: Int, waitSet: EngineWaitSet, maximumConnectionsPerHost: Int, maximumCachedConnections: Int) {
         multi = curl_multi_init()
         self.index = index
         afc_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         afc_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, maximumConnectionsPerHost)
         afc_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, maximumCachedConnections)
         route = .allocate(capacity: 1)
-        route.initialize(to: afc_socket_route(multi: multi, epoll_fd: waitSet.epoll, index: UInt32(index), sockets: sockets,
-                                              set_changes: 0, unwatched: nil, unwatched_count: 0, unwatched_capacity: 0,
-                                              unwatched_errno: 0))
+        route.initialize(to: afc_socket_route(multi: multi, epoll_fd: waitSet.epoll, index: UInt32(index), unwatched: nil,
+                                              unwatched_count: 0, unwatched_capacity: 0, unwatched_errno: 0))
         afc_wait_route_sockets(route)
     }
 
@@ -56,18 +48,10 @@ final class CurlShard {
     /// Lets curl act on `socket`, ready for `what` (`CURL_CSELECT_*`); returns how many of this
     /// multi handle's transfers curl still runs.
     @discardableResult
-    private func act(on socket: Int32, what: Int32) -> Int32 {
+    func act(on socket: Int32, what: Int32) -> Int32 {
         var stillRunning: Int32 = 0
         curl_multi_socket_action(multi, socket, what, &stillRunning)
         return stillRunning
-    }
-
-    /// Lets curl act on `socket`, found ready for `what` by the wait set, unless it is a pooled
-    /// connection's (left in the wait set while unused): that one leaves the wait set instead.
-    func socketIsReady(_ socket: Int32, what: Int32) {
-        readySockets += 1
-        guard afc_wait_route_settle(route, socket) == 0 else { return }
-        act(on: socket, what: what)
     }
 
     /// Lets curl run what is due by its timer (new transfers, unpaused ones, timeouts); returns

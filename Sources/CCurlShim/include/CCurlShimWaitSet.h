@@ -8,7 +8,6 @@
 #ifndef CCURLSHIMWAITSET_H
 #define CCURLSHIMWAITSET_H
 
-#include "CCurlShimPath.h"
 #include <curl/curl.h>
 #include <stdint.h>
 
@@ -57,12 +56,6 @@ typedef struct afc_socket_route {
     CURLM *_Nullable multi;
     int epoll_fd;
     uint32_t index;
-    /// The set the multi handle's connections open and close their sockets through, if any: a
-    /// pooled connection's socket then stays in the epoll set, parked, until it is used again,
-    /// closed, or wakes the engine (see `afc_wait_route_settle`).
-    afc_path_sockets *_Nullable sockets;
-    /// How many times the route changed the epoll set (added, changed or removed a socket).
-    unsigned long set_changes;
     /// The transfers whose new socket the set refused (no memory, or the per-user limit on
     /// watched descriptors), since the last `afc_wait_take_unwatched`: curl's socket callback
     /// cannot fail one transfer, so the engine ends them after curl returns. `unwatched_errno`
@@ -75,12 +68,6 @@ typedef struct afc_socket_route {
 /// Makes curl add `route->multi`'s sockets to the set, change what is watched on them and
 /// remove them, as its socket callback says. `route` must outlive the multi handle.
 void afc_wait_route_sockets(afc_socket_route *route);
-/// Called for each of the route's sockets found ready, before curl hears of it: 1 when it was a
-/// parked socket, which leaves the epoll set now and is not handed to curl; 0 otherwise. A
-/// parked socket is ready when the peer closed or wrote to the pooled connection, or when a
-/// thread driving curl while the engine waited used the connection and pooled it again.
-int afc_wait_route_settle(afc_socket_route *route, int fd);
-
 /// Takes one of the transfers refused so far out of the route; NULL when none is left.
 CURL *_Nullable afc_wait_take_unwatched(afc_socket_route *route);
 /// Drops `easy` from the refused transfers: it leaves the multi handle (its handle may be

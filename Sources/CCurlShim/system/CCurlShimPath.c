@@ -1,5 +1,4 @@
 #include "CCurlShimPath.h"
-#include "PathSocketParking.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -113,14 +112,6 @@ typedef struct {
     struct sockaddr_storage peer;
 } entry;
 
-/// One descriptor number's socket, as the wait set holds it (see PathSocketParking.h).
-typedef struct {
-    uint8_t open;     // opened through the set and not closed since
-    uint8_t parked;   // left in the epoll set while curl has no use for it
-    uint32_t events;  // the epoll events it is watched for
-    uint32_t route;   // the multi handle its epoll entry is tagged with
-} descriptor;
-
 struct afc_path_sockets {
     int follow;
     afc_keepalive keepalive;
@@ -129,9 +120,6 @@ struct afc_path_sockets {
     size_t capacity;
     size_t exposed;
     unsigned long drops;
-    /// By descriptor number; grown as sockets with higher numbers open.
-    descriptor *descriptors;
-    size_t descriptor_capacity;
 };
 
 afc_path_sockets *afc_path_sockets_new(int follow, afc_keepalive keepalive) {
@@ -143,7 +131,6 @@ afc_path_sockets *afc_path_sockets_new(int follow, afc_keepalive keepalive) {
 }
 
 void afc_path_sockets_free(afc_path_sockets *sockets) {
-    free(sockets->descriptors);
     free(sockets->entries);
     free(sockets);
 }
@@ -181,44 +168,6 @@ static void untrack(afc_path_sockets *sockets, int fd) {
     }
 }
 
-/// The record of `fd`, grown into when `grow`; NULL when out of range (or out of memory).
-static descriptor *descriptor_of(afc_path_sockets *sockets, int fd, int grow) {
-    if (fd < 0) return NULL;
-    if ((size_t)fd >= sockets->descriptor_capacity) {
-        if (!grow) return NULL;
-        size_t capacity = sockets->descriptor_capacity ? sockets->descriptor_capacity : 64;
-        while (capacity <= (size_t)fd) capacity *= 2;
-        descriptor *grown = realloc(sockets->descriptors, capacity * sizeof(descriptor));
-        if (!grown) return NULL;  // never parked then: it leaves the epoll set as curl says
-        memset(grown + sockets->descriptor_capacity, 0, (capacity - sockets->descriptor_capacity) * sizeof(descriptor));
-        sockets->descriptors = grown;
-        sockets->descriptor_capacity = capacity;
-    }
-    return &sockets->descriptors[fd];
-}
-
-void afc_path_socket_watched(afc_path_sockets *sockets, int fd, uint32_t events, uint32_t route) {
-    descriptor *record = descriptor_of(sockets, fd, 0);
-    if (!record || !record->open) return;
-    record->events = events;
-    record->route = route;
-    record->parked = 0;
-}
-
-int afc_path_socket_park(afc_path_sockets *sockets, int fd, uint32_t route) {
-    descriptor *record = descriptor_of(sockets, fd, 0);
-    if (!record || !record->open || record->events == 0 || record->route != route) return 0;
-    record->parked = 1;
-    return 1;
-}
-
-int64_t afc_path_socket_unpark(afc_path_sockets *sockets, int fd, uint32_t route) {
-    descriptor *record = descriptor_of(sockets, fd, 0);
-    if (!record || !record->open || !record->parked || record->route != route) return -1;
-    record->parked = 0;
-    return record->events;
-}
-
 static void set_keepalive(int fd, afc_keepalive keepalive) {
     if (keepalive.idle <= 0) return;
     int on = 1;
@@ -242,18 +191,11 @@ static curl_socket_t open_socket(void *clientp, curlsocktype purpose, struct cur
     if (!sockets) return fd;
     if (inet && address->socktype == SOCK_STREAM) set_keepalive(fd, sockets->keepalive);
     track(sockets, fd, exposed, &address->addr, address->addrlen);
-    descriptor *record = descriptor_of(sockets, fd, 1);
-    if (record) *record = (descriptor){.open = 1};
     return fd;
 }
 
 static int close_socket(void *clientp, curl_socket_t fd) {
-    if (clientp) {
-        untrack(clientp, fd);
-        // Closing drops the socket from the epoll set; the number may go to any new descriptor.
-        descriptor *record = descriptor_of(clientp, fd, 0);
-        if (record) *record = (descriptor){0};
-    }
+    if (clientp) untrack(clientp, fd);
     return close(fd);
 }
 

@@ -1,5 +1,4 @@
 #include "CCurlShimWaitSet.h"
-#include "PathSocketParking.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -96,27 +95,15 @@ static void note_unwatched(afc_socket_route *route, CURL *easy, int error) {
     route->unwatched[route->unwatched_count++] = easy;
 }
 
-// Changes the epoll set for one of the route's sockets, counting the change.
-static int change(afc_socket_route *route, int operation, int fd, struct epoll_event *interest) {
-    route->set_changes++;
-    return epoll_ctl(route->epoll_fd, operation, fd, interest);
-}
-
 // curl's socket callback. `known` (curl's per-socket pointer, set with curl_multi_assign) marks a
 // socket already in the set. A socket curl wants nothing from is taken out of the set: epoll
 // reports a hang-up even without interest, and a paused transfer's socket would wake the engine
-// over and over. The exception is a connection curl pools (it removes the socket from its own
-// table): one the path set opened stays in the epoll set, parked, as its next transfer usually
-// wants the same readiness again; if it wakes the engine first, it leaves then
-// (afc_wait_route_settle).
+// over and over.
 static int route_socket(CURL *easy, curl_socket_t socket, int what, void *context, void *known) {
     afc_socket_route *route = context;
     if (what == CURL_POLL_REMOVE || what == CURL_POLL_NONE) {
         if (known) {
-            if (what == CURL_POLL_REMOVE && route->sockets && afc_path_socket_park(route->sockets, socket, route->index)) {
-                return 0;
-            }
-            change(route, EPOLL_CTL_DEL, socket, NULL);
+            epoll_ctl(route->epoll_fd, EPOLL_CTL_DEL, socket, NULL);
             if (what == CURL_POLL_NONE) curl_multi_assign(route->multi, socket, NULL);
         }
         return 0;
@@ -124,37 +111,18 @@ static int route_socket(CURL *easy, curl_socket_t socket, int what, void *contex
     struct epoll_event interest = {.events = 0, .data.u64 = ((uint64_t)route->index << 32) | (uint32_t)socket};
     if (what & CURL_POLL_IN) interest.events |= EPOLLIN;
     if (what & CURL_POLL_OUT) interest.events |= EPOLLOUT;
-    if (!known && route->sockets) {
-        int64_t parked = afc_path_socket_unpark(route->sockets, socket, route->index);
-        if (parked >= 0 && ((uint32_t)parked == interest.events
-                            || change(route, EPOLL_CTL_MOD, socket, &interest) == 0)) {
-            afc_path_socket_watched(route->sockets, socket, interest.events, route->index);
-            curl_multi_assign(route->multi, socket, route);
-            return 0;
-        }
-    }
     // A socket curl still knows may have been closed and its number reused: then it is added.
-    if (known && change(route, EPOLL_CTL_MOD, socket, &interest) == 0) {
-        if (route->sockets) afc_path_socket_watched(route->sockets, socket, interest.events, route->index);
-        return 0;
-    }
-    if (change(route, EPOLL_CTL_ADD, socket, &interest) != 0) {
+    if (known && epoll_ctl(route->epoll_fd, EPOLL_CTL_MOD, socket, &interest) == 0) return 0;
+    if (epoll_ctl(route->epoll_fd, EPOLL_CTL_ADD, socket, &interest) != 0) {
         if (errno == EEXIST) {
-            change(route, EPOLL_CTL_MOD, socket, &interest);
+            epoll_ctl(route->epoll_fd, EPOLL_CTL_MOD, socket, &interest);
         } else {
             note_unwatched(route, easy, errno);
             return 0;
         }
     }
-    if (route->sockets) afc_path_socket_watched(route->sockets, socket, interest.events, route->index);
     if (!known) curl_multi_assign(route->multi, socket, route);
     return 0;
-}
-
-int afc_wait_route_settle(afc_socket_route *route, int fd) {
-    if (!route->sockets || afc_path_socket_unpark(route->sockets, fd, route->index) < 0) return 0;
-    change(route, EPOLL_CTL_DEL, fd, NULL);
-    return 1;
 }
 
 CURL *afc_wait_take_unwatched(afc_socket_route *route) {
