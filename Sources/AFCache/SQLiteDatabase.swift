@@ -141,7 +141,7 @@ final class SQLiteDatabase {
     /// Rows changed by the last statement.
     var changes: Int { Int(sqlite3_changes(handle)) }
 
-    /// The prepared statements the connection holds, kept or running.
+    /// The prepared statements the connection holds, kept or running (for tests).
     var preparedStatementCount: Int {
         var count = 0
         var statement = sqlite3_next_stmt(handle, nil)

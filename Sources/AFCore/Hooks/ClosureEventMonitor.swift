@@ -75,14 +75,14 @@ open class ClosureEventMonitor: EventMonitor, @unchecked Sendable {
     /// Stores `value` as the closure at `path`, which hears `event`. The closure it replaces is
     /// released after the lock.
     private func store<Closure>(_ value: Closure?, at path: WritableKeyPath<Closures, Closure?>, hearing event: MonitoredEvent) {
-        let replaced = closures.withLock { closures in
+        // The replaced closure is returned out of the lock and dropped after it.
+        _ = closures.withLock { closures in
             let replaced = closures[keyPath: path]
             closures[keyPath: path] = value
             let set = setClosures.load(ordering: .relaxed)
             setClosures.store(value == nil ? set & ~event.bit : set | event.bit, ordering: .releasing)
             return replaced
         }
-        _ = replaced
     }
 
     /// Never sent (see `EventMonitor`).

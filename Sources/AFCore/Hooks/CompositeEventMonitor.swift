@@ -38,13 +38,17 @@ public final class CompositeEventMonitor: EventMonitor {
     var observesTransferEvents: Bool {
         observers.contains { mailbox in
             if let closures = MonitoredEvent.closures(of: mailbox.monitor) {
-                return closures.dataTaskDidReceiveData != nil || closures.dataTaskDidReceiveResponse != nil
-                    || closures.downloadTaskDidResumeAtOffset != nil || closures.taskDidSendBodyData != nil
-                    || closures.downloadTaskDidWriteData != nil
+                return Self.transferEvents.contains(where: closures.hasClosure(for:))
             }
             return true
         }
     }
+
+    /// The events an exchange reports only if some monitor may hear them as it starts.
+    private static let transferEvents: [MonitoredEvent] = [
+        .dataTaskDidReceiveData, .dataTaskDidReceiveResponse, .downloadTaskDidResumeAtOffset, .taskDidSendBodyData,
+        .downloadTaskDidWriteData,
+    ]
 
     /// Sends an event that notification posters ignore to every other monitor.
     func performEvent(_ event: @escaping MonitorMailbox.Deliver) {
