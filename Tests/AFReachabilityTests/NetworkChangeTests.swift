@@ -14,6 +14,7 @@ extension InProcessMonitors {
         /// Tests/Fixtures/path_server.py on one address; each request it receives is a line on `received`.
         final class PathServer: @unchecked Sendable {
             let port: Int
+            private let address: String
             private let server: StartedProgram
             private let lines = NSCondition()
             private var received: [String] = []
@@ -27,6 +28,7 @@ extension InProcessMonitors {
                     throw NetworkNamespace.Failure(description: "the path server did not start")
                 }
                 self.port = port
+                self.address = address
                 let output = server.output
                 Thread { [weak self] in
                     while let line = Self.readLine(output) {
@@ -61,11 +63,12 @@ extension InProcessMonitors {
                 }
             }
 
-            /// Every request so far, as "address path".
-            var log: [String] {
-                lines.lock()
-                defer { lines.unlock() }
-                return received
+            /// Every request the server has received so far, as "address path", asked of the
+            /// server itself: its printed lines may still be on their way to `received`.
+            func requests() async -> [String] {
+                let session = Session()
+                let log = await session.request("http://\(address):\(port)/log").serializingString().response
+                return (log.value ?? "").split(separator: "\n").map(String.init).filter { !$0.hasSuffix(" /log") }
             }
 
             func stop() { server.stop() }
@@ -173,7 +176,7 @@ extension InProcessMonitors {
             #expect(response.value == namespace.spareAddress, "the request should come from the new address")
             #expect(elapsed < Self.renumberingBound, "took \(elapsed) s: it waited on the pooled connection of the old address")
             #expect(request.retryCount == 0 && recorder.seen.isEmpty, "no attempt should have failed: \(recorder.seen)")
-            #expect(setup.server.log == ["\(namespace.innerAddress) /from", "\(namespace.spareAddress) /from"])
+            #expect(await setup.server.requests() == ["\(namespace.innerAddress) /from", "\(namespace.spareAddress) /from"])
         }
 
         @Test func aRequestInFlightDuringARenumberingIsSentAgainOverTheNewAddress() async throws {

@@ -66,7 +66,8 @@ extension InProcessMonitors {
             #expect(result.value == setup.namespace.innerAddress, "\(String(describing: result.error))")
             #expect(elapsed < NetworkChangeTests.bound, "took \(elapsed) s after the carrier returned")
             #expect(setup.waitEvents.value == 1, "monitors hear the wait once per task")
-            #expect(setup.server.log.filter { $0.hasSuffix(" /from") }.count == 1, "\(setup.server.log)")
+            let requests = await setup.server.requests()
+            #expect(requests.filter { $0.hasSuffix(" /from") }.count == 1, "\(requests)")
         }
 
         @Test func theWaitEndsAtTheResourceTimeoutWithTheReasonItWaited() async throws {
