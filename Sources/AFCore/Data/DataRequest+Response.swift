@@ -37,14 +37,14 @@ extension DataRequest {
         completionHandler: @escaping @Sendable (AFDataResponse<Serializer.SerializedObject>) -> Void
     ) -> Self {
         appendResponseSerializer(handlerQueue: HandlerQueues(queue)) {
-            let start = ProcessInfo.processInfo.systemUptime
+            let start = DispatchTime.now()
             let received = self.receivedResponse
             let result: AFResult<Serializer.SerializedObject> = Result {
                 try self.serialize(with: responseSerializer, received: received)
             }.mapError { error in
                 error.asAFError(or: .responseSerializationFailed(reason: .customSerializationFailed(error: error)))
             }
-            let duration = ProcessInfo.processInfo.systemUptime - start
+            let duration = start.secondsUntilNow
             let response = DataResponse(request: self.request, received: received, data: self.data,
                                         metrics: self.metrics, serializationDuration: duration, result: result)
             self.emit(.withoutClosure) { $0.request(self, didParseResponse: response) }

@@ -36,14 +36,14 @@ extension DownloadRequest {
         completionHandler: @escaping @Sendable (AFDownloadResponse<Serializer.SerializedObject>) -> Void
     ) -> Self {
         appendResponseSerializer {
-            let start = ProcessInfo.processInfo.systemUptime
+            let start = DispatchTime.now()
             let result: AFResult<Serializer.SerializedObject> = Result {
                 try responseSerializer.serializeDownload(request: self.request, response: self.response,
                                                          fileURL: self.fileURL, error: self.error)
             }.mapError { error in
                 error.asAFError(or: .responseSerializationFailed(reason: .customSerializationFailed(error: error)))
             }
-            let response = self.downloadResponse(serializationDuration: ProcessInfo.processInfo.systemUptime - start,
+            let response = self.downloadResponse(serializationDuration: start.secondsUntilNow,
                                                  result: result)
             self.emit(.withoutClosure) { $0.request(self, didParseResponse: response) }
             self.completeOrRetry(serializationError: response.error) { retryError in

@@ -40,6 +40,9 @@ extension String {
 /// threads at once and should return quickly. Called on its own, it uses `queue`.
 public final class AlamofireNotifications: EventMonitor {
     public let queue = DispatchQueue(label: "org.alamofire.notifications")
+    /// `NotificationCenter.default`, read once: each read of the class property hands out a
+    /// reference of its own, counted on an object every thread shares.
+    private let center = NotificationCenter.default
 
     /// A monitor posting on `NotificationCenter.default`.
     public init() {}
@@ -49,7 +52,7 @@ public final class AlamofireNotifications: EventMonitor {
     }
 
     func post(_ notification: Notification) {
-        NotificationCenter.default.post(notification)
+        center.post(notification)
     }
 
     public func requestDidResume(_ request: Request) { post(Request.didResumeNotification, request) }

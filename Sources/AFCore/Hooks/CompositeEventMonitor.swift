@@ -104,7 +104,12 @@ public final class CompositeEventMonitor: EventMonitor {
     private static func post(_ name: Notification.Name, userInfo: [AnyHashable: Any]?,
                              to notifiers: [AlamofireNotifications]) {
         let notification = Notification(name: name, object: nil, userInfo: userInfo)
-        for notifier in notifiers { notifier.post(notification) }
+        // Each poster is borrowed from the list, not retained: they are shared by every request.
+        notifiers.withUnsafeBufferPointer { posters in
+            for index in posters.indices {
+                Unmanaged.passUnretained(posters[index])._withUnsafeGuaranteedRef { $0.post(notification) }
+            }
+        }
     }
 
     public func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
