@@ -254,6 +254,9 @@ final class CurlEngine: @unchecked Sendable {
         let ready = UnsafeMutableBufferPointer<EngineWaitSet.Ready>.allocate(capacity: Self.readyPerWait)
         defer { ready.deallocate() }
         var readyCount = 0
+        // The commands a pass takes. The queue and the engine trade lists (`swap`), so a pass
+        // with commands neither copies a list nor makes a new one.
+        var pending: [EngineCommand] = []
         multiLock.lock()
         while true {
             // The sockets found ready by the last wait, before the commands: a command may close
@@ -263,16 +266,15 @@ final class CurlEngine: @unchecked Sendable {
             }
             readyCount = 0
             let limit = splitsBursts ? Self.commandsPerPass : Int.max
-            let (pending, more) = commands.withLock { queue -> ([EngineCommand], Bool) in
-                // Most passes find none: handing out the empty list would share its storage, and
-                // emptying it again would then allocate.
-                if queue.pending.isEmpty { return ([], false) }
+            let more = commands.withLock { queue -> Bool in
+                if queue.pending.isEmpty { return false }
                 guard queue.pending.count > limit, !queue.pending.contains(where: \.waitsToMultiplex) else {
-                    defer { queue.pending.removeAll(keepingCapacity: true) }
-                    return (queue.pending, false)
+                    swap(&queue.pending, &pending)
+                    return false
                 }
-                defer { queue.pending.removeFirst(limit) }
-                return (Array(queue.pending.prefix(limit)), true)
+                pending.append(contentsOf: queue.pending.prefix(limit))
+                queue.pending.removeFirst(limit)
+                return true
             }
             for command in pending where !perform(command) {
                 commands.withLock { $0.ended = true }
@@ -290,6 +292,7 @@ final class CurlEngine: @unchecked Sendable {
                 }
                 return
             }
+            pending.removeAll(keepingCapacity: true)
             runDueTimers()
             // Sockets a curl call of this pass could not add to the wait set (a socket's
             // events, a command's unpause, a timer).
