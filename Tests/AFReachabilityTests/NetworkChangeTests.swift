@@ -65,10 +65,13 @@ extension InProcessMonitors {
 
             /// Every request the server has received so far, as "address path", asked of the
             /// server itself: its printed lines may still be on their way to `received`.
+            /// A failed read gives one line saying why.
             func requests() async -> [String] {
                 let session = Session()
-                let log = await session.request("http://\(address):\(port)/log").serializingString().response
-                return (log.value ?? "").split(separator: "\n").map(String.init).filter { !$0.hasSuffix(" /log") }
+                let log = await session.request("http://\(address):\(port)/log", requestModifier: { $0.timeoutInterval = 5 })
+                    .serializingString().response
+                guard let body = log.value else { return ["the server's log could not be read: \(String(describing: log.error))"] }
+                return body.split(separator: "\n").map(String.init).filter { !$0.hasSuffix(" /log") }
             }
 
             func stop() { server.stop() }

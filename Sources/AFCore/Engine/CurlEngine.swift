@@ -255,7 +255,7 @@ final class CurlEngine: @unchecked Sendable {
         defer { ready.deallocate() }
         var readyCount = 0
         // The commands a pass takes. The queue and the engine trade lists (`swap`), so a pass
-        // with commands neither copies a list nor makes a new one.
+        // that takes the whole queue neither copies a list nor makes a new one.
         var pending: [EngineCommand] = []
         multiLock.lock()
         while true {
