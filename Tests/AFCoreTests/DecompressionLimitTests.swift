@@ -47,8 +47,18 @@ import Testing
         let collector = DataStreamTests.Collector<Data, Never>()
         session.streamRequest(Self.bomb).responseStream(on: DispatchQueue(label: "test.bomb"), stream: collector.handler)
         await collector.completed.wait()
-        #expect(Self.refusal(collector.completion.value?.error) != nil)
-        #expect(collector.values.value.reduce(0) { $0 + $1.count } < 4 << 20)
+        let refused = try #require(Self.refusal(collector.completion.value?.error))
+        let decoded = try #require(refused.userInfo["AFDecodedBytes"] as? Int64)
+        let received = try #require(refused.userInfo["AFReceivedBytes"] as? Int64)
+        let delivered = Int64(collector.values.value.reduce(0) { $0 + $1.count })
+        // The handler got only admitted bytes, and the refusal came by the rule: past the
+        // allowance, at most 200 decoded bytes per byte curl had received (what it read ahead
+        // included; a paused stream lets it read several chunks ahead), give or take the chunk
+        // that crossed, long before the bomb's 2 MB were in.
+        #expect(delivered < decoded)
+        #expect(decoded <= Int64(DecompressionLimit.default.allowance) + 200 * received + Int64(64 << 10),
+                "\(decoded) decoded for \(received) received")
+        #expect(received < 256 << 10, "\(received) bytes received before the refusal")
     }
 
     @Test func compressibleJSONPasses() async throws {
