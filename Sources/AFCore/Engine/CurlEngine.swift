@@ -249,6 +249,9 @@ final class CurlEngine: @unchecked Sendable {
 
     // MARK: Engine thread
 
+    /// The most commands the engine's list keeps room for between passes.
+    private static let keptCommandCapacity = 256
+
     private func run(waitSet: EngineWaitSet) {
         Self.blockFileSizeSignal()
         let ready = UnsafeMutableBufferPointer<EngineWaitSet.Ready>.allocate(capacity: Self.readyPerWait)
@@ -292,7 +295,8 @@ final class CurlEngine: @unchecked Sendable {
                 }
                 return
             }
-            pending.removeAll(keepingCapacity: true)
+            // A burst's list is let go rather than kept for good beside the queue's own.
+            pending.removeAll(keepingCapacity: pending.capacity <= Self.keptCommandCapacity)
             runDueTimers()
             // Sockets a curl call of this pass could not add to the wait set (a socket's
             // events, a command's unpause, a timer).
