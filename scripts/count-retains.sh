@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Which objects a request's reference counting lands on: swift_retain calls per request for the
+# most retained objects (those every request shares stand out: a request's own objects are
+# retained a few times each), and the functions that retained each. `af-bench-client` against the
+# loopback nginx, with Benchmarks/Tools/retain-counter.c preloaded. Starts the servers itself.
+# Usage: scripts/count-retains.sh [FORM [INFLIGHT [COUNT]]]   FORM: metrics | result | async | hooked
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v gcc >/dev/null || { echo "needs gcc" >&2; exit 2; }
+form=${1:-result}
+inflight=${2:-64}
+count=${3:-20000}
+work=$(mktemp -d)
+trap 'kill "$(cat "$work/servers.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work"' EXIT
+
+swift build -c release --package-path Benchmarks --product af-bench-client >/dev/null
+client="$(swift build -c release --package-path Benchmarks --show-bin-path 2>/dev/null)/af-bench-client"
+gcc -O2 -shared -fPIC -o "$work/retain-counter.so" Benchmarks/Tools/retain-counter.c -ldl -lpthread
+
+python3 Tests/Fixtures/servers.py --detach "$work/servers.json" >"$work/servers.log" 2>&1 &
+echo $! >"$work/servers.pid"
+for _ in $(seq 100); do [ -s "$work/servers.json" ] && break; sleep 0.1; done
+url=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['http'] + '/bench.json')" "$work/servers.json")
+
+RC_OUT="$work/objects.txt" RC_CALLERS="$work/callers.txt" LD_PRELOAD="$work/retain-counter.so" \
+    "$client" "$url" "$count" "$inflight" "" "$form" >"$work/result.json"
+python3 - "$work" "$count" <<'PY'
+import bisect, collections, json, subprocess, sys
+work, count = sys.argv[1], int(sys.argv[2])
+result = json.load(open(f"{work}/result.json"))
+if result["failures"]:
+    sys.exit("%d of %d requests failed: not counted" % (result["failures"], result["requests"]))
+lines = open(f"{work}/objects.txt").read().splitlines()
+retains, releases = lines[0].split()[2], lines[0].split()[4]
+print(f"retains a request: {int(retains) / count:.1f}, releases {int(releases) / count:.1f}")
+names = {}
+for line in lines[1:]:
+    fields = line.split(None, 3)
+    names[fields[2]] = fields[3] if len(fields) > 3 else ""
+symbols = {}
+def function(module, offset):
+    if module not in symbols:
+        table = []
+        for flags in (["-n", "--defined-only"], ["-n", "-D", "--defined-only"]):
+            out = subprocess.run(["nm", *flags, module], capture_output=True, text=True).stdout
+            table = [(int(a, 16), n) for a, t, n in (l.split(" ", 2) for l in out.splitlines() if l.count(" ") >= 2)
+                     if t in "tTwW"]
+            if table: break
+        table.sort()
+        symbols[module] = ([a for a, _ in table], [n for _, n in table])
+    starts, found = symbols[module]
+    index = bisect.bisect_right(starts, offset) - 1
+    return found[index] if index >= 0 else "?"
+byObject = collections.OrderedDict()
+for line in open(f"{work}/callers.txt"):
+    address, retained, module, offset = line.split()
+    byObject.setdefault(address, collections.Counter())[function(module, int(offset, 16))] += int(retained)
+def demangle(name):
+    out = subprocess.run(["swift", "demangle", "--simplified", "--compact", name], capture_output=True, text=True)
+    return out.stdout.strip() or name
+for address, functions in byObject.items():
+    total = sum(functions.values()) / count
+    if total < 0.5: continue
+    print(f"{total:5.1f}  {names.get(address, '')}")
+    for name, retained in functions.most_common(8):
+        print(f"        {retained / count:5.2f}  {demangle(name)[:140]}")
+PY
