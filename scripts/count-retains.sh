@@ -10,17 +10,9 @@ command -v gcc >/dev/null || { echo "needs gcc" >&2; exit 2; }
 form=${1:-result}
 inflight=${2:-64}
 count=${3:-20000}
-work=$(mktemp -d)
-trap 'kill "$(cat "$work/servers.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work"' EXIT
-
-swift build -c release --package-path Benchmarks --product af-bench-client >/dev/null
-client="$(swift build -c release --package-path Benchmarks --show-bin-path 2>/dev/null)/af-bench-client"
+. scripts/bench-client-setup.sh
+client="$built_client"
 gcc -O2 -shared -fPIC -o "$work/retain-counter.so" Benchmarks/Tools/retain-counter.c -ldl -lpthread
-
-python3 Tests/Fixtures/servers.py --detach "$work/servers.json" >"$work/servers.log" 2>&1 &
-echo $! >"$work/servers.pid"
-for _ in $(seq 100); do [ -s "$work/servers.json" ] && break; sleep 0.1; done
-url=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['http'] + '/bench.json')" "$work/servers.json")
 
 RC_OUT="$work/objects.txt" RC_CALLERS="$work/callers.txt" LD_PRELOAD="$work/retain-counter.so" \
     "$client" "$url" "$count" "$inflight" "" "$form" >"$work/result.json"

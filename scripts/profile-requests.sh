@@ -10,19 +10,11 @@ for tool in valgrind perf; do
 done
 form=${1:-result}
 inflight=${2:-64}
-work=$(mktemp -d)
-trap 'kill "$(cat "$work/servers.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work"' EXIT
-
-swift build -c release --package-path Benchmarks --product af-bench-client >/dev/null
+. scripts/bench-client-setup.sh
 client="$work/af-bench-client"
 # valgrind cannot read this toolchain's debug information: a copy without it keeps the symbols.
-cp "$(swift build -c release --package-path Benchmarks --show-bin-path 2>/dev/null)/af-bench-client" "$client"
+cp "$built_client" "$client"
 strip -g "$client"
-
-python3 Tests/Fixtures/servers.py --detach "$work/servers.json" >"$work/servers.log" 2>&1 &
-echo $! >"$work/servers.pid"
-for _ in $(seq 100); do [ -s "$work/servers.json" ] && break; sleep 0.1; done
-url=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['http'] + '/bench.json')" "$work/servers.json")
 # A profile of failing requests measures the error path: check that the requests succeed first.
 "$client" "$url" 200 "$inflight" "" "$form" | python3 -c '
 import json, sys
