@@ -16,7 +16,8 @@ public class Request: @unchecked Sendable {
     /// Whether the request starts when a response handler is added (`nil`: the session decides).
     public let shouldAutomaticallyResume: Bool?
     /// The session that made the request.
-    public private(set) weak var delegate: (any RequestDelegate)?
+    // Set once, as the request is made: its reads go without the runtime's exclusivity checks.
+    @exclusivity(unchecked) public private(set) weak var delegate: (any RequestDelegate)?
     /// The interceptor given when the request was made; it runs after the session's.
     public let interceptor: (any RequestInterceptor)?
     /// The session's monitors; `eventMonitor(_:)` adds monitors for this request only.

@@ -90,23 +90,26 @@ final class CurlEngine: @unchecked Sendable {
         if !commands.withLock({ $0.wait(for: state, body) }) { body() }
     }
 
-    // State of the holder of `multiLock`: the engine thread, or a thread driving a start.
-    private var running: [UnsafeMutableRawPointer: Transfer] = [:]
+    // State of the holder of `multiLock`: the engine thread, or a thread driving a start. Only
+    // the lock holder reaches it, and no access to it calls out while it lasts, so it goes
+    // without the runtime's exclusivity checks (about a hundred instructions an access, a dozen
+    // accesses a request on the engine thread).
+    @exclusivity(unchecked) private var running: [UnsafeMutableRawPointer: Transfer] = [:]
     /// The multi handles made so far, in the order they are offered new transfers.
-    private var shards: [CurlShard] = []
+    @exclusivity(unchecked) private var shards: [CurlShard] = []
     /// The running transfers whose idle timeout the engine keeps (see `IdleWatch`).
-    private var idleWatched: [Transfer] = []
+    @exclusivity(unchecked) private var idleWatched: [Transfer] = []
     /// The pacing of the running transfers' byte counts.
     private let progressThrottle = ProgressThrottle()
-    private var pool: [EasyHandle] = []
+    @exclusivity(unchecked) private var pool: [EasyHandle] = []
     /// Whether the last transfer to finish with a response ran over HTTP/1 where curl does not
     /// wait to multiplex (see `commandsPerPass`); until one did, bursts are taken whole.
-    private var splitsBursts = false
+    @exclusivity(unchecked) private var splitsBursts = false
     /// The connection the last transfer to end left in curl's cache, when none other runs;
     /// forgotten once the engine waits for nothing for a while (it may be closed by then).
-    private var keptConnection: EngineCommandQueue.KeptConnection?
+    @exclusivity(unchecked) private var keptConnection: EngineCommandQueue.KeptConnection?
     /// The completions of the engine's pass, queued at its end (kept for its storage).
-    private var completions = CompletionBatch()
+    @exclusivity(unchecked) private var completions = CompletionBatch()
 
     /// How many multi handles there may be, and each one's share of the limits.
     private let shardLimit: Int

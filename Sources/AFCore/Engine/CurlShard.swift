@@ -5,7 +5,7 @@ import Foundation
 /// One of the engine's curl multi handles, driven through curl's socket interface: its sockets
 /// are in the engine's wait set, and the engine hands it only what is ready (a socket, or its
 /// timer once due), so a pass costs what is active, not every transfer. Used only by the holder
-/// of the engine's lock.
+/// of the engine's lock (so its counts go without the runtime's exclusivity checks).
 ///
 /// Most sessions have one. libcurl (up to 8.x) walks all of a multi handle's connections to one
 /// host for each new transfer and again as each one leaves, so with thousands of transfers at
@@ -17,9 +17,9 @@ final class CurlShard {
     /// Its place among the engine's multi handles (the tag of its sockets in the wait set).
     let index: Int
     /// Transfers added and not removed yet.
-    private(set) var running = 0
+    @exclusivity(unchecked) private(set) var running = 0
     /// When curl next wants its timer called (uptime nanoseconds); `UInt64.max` for never.
-    private(set) var deadline = UInt64.max
+    @exclusivity(unchecked) private(set) var deadline = UInt64.max
     private let route: UnsafeMutablePointer<afc_socket_route>
 
     init(index: Int, waitSet: EngineWaitSet, maximumConnectionsPerHost: Int, maximumCachedConnections: Int) {

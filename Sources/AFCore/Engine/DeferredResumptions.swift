@@ -15,13 +15,14 @@ import Dispatch
 /// the thread's own still makes what it held.)
 ///
 /// Used by one thread at a time: `collecting` runs on the thread that holds the collection, and
-/// the list is reached only through the thread-local slot that thread sets.
+/// the list is reached only through the thread-local slot that thread sets. So its state goes
+/// without the runtime's exclusivity checks, and none of its accesses calls out while it lasts.
 final class DeferredResumptions: @unchecked Sendable {
-    private var held: [StoredClosure] = []
+    @exclusivity(unchecked) private var held: [StoredClosure] = []
     /// The queue the collecting thread runs on, whose handler calls are held too; nil for the engine's.
-    private var queue: DispatchQueue?
+    @exclusivity(unchecked) private var queue: DispatchQueue?
     /// Whether a collection of this instance is under way (its held work included).
-    private var collects = false
+    @exclusivity(unchecked) private var collects = false
 
     init(runningOn queue: DispatchQueue? = nil) {
         self.queue = queue

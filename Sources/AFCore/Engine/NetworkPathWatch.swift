@@ -10,7 +10,8 @@ import Glibc
 /// (`URLError.networkConnectionLost`) and a pooled one is never reused; a new connection is
 /// refused when no usable path leads to its peer (`URLError.notConnectedToInternet`). Loopback
 /// connections are never touched, and nothing here runs per request unless a connection leads
-/// off the host. Used only by the holder of the engine's lock.
+/// off the host. Used only by the holder of the engine's lock (so its state goes without the
+/// runtime's exclusivity checks).
 final class NetworkPathWatch {
     /// The netlink socket; -1 when the session does not follow the network or netlink is refused.
     let monitor: Int32
@@ -25,11 +26,11 @@ final class NetworkPathWatch {
     }
 
     /// Whether the engine's wait set holds the monitor (see `syncWatch`).
-    private(set) var isWatched = false
+    @exclusivity(unchecked) private(set) var isWatched = false
     /// How many times the monitor heard a change.
-    private(set) var generation: UInt64 = 0
+    @exclusivity(unchecked) private(set) var generation: UInt64 = 0
     /// Tasks waiting for connectivity, run at the next change.
-    private var changeWaiters: [@Sendable () -> Void] = []
+    @exclusivity(unchecked) private var changeWaiters: [@Sendable () -> Void] = []
 
     /// Makes the engine's wait set wake for the network's changes only while some connection
     /// leads off the host: otherwise (loopback only, or no connection) a change cannot matter,
