@@ -16,8 +16,9 @@ gcc -O2 -shared -fPIC -o "$work/retain-counter.so" Benchmarks/Tools/retain-count
 
 RC_OUT="$work/objects.txt" RC_CALLERS="$work/callers.txt" LD_PRELOAD="$work/retain-counter.so" \
     "$client" "$url" "$count" "$inflight" "" "$form" >"$work/result.json"
-python3 - "$work" "$count" <<'PY'
-import bisect, collections, json, subprocess, sys
+PYTHONPATH=scripts python3 - "$work" "$count" <<'PY'
+import collections, json, sys
+from native_symbols import demangle, function
 work, count = sys.argv[1], int(sys.argv[2])
 result = json.load(open(f"{work}/result.json"))
 if result["failures"]:
@@ -29,27 +30,10 @@ names = {}
 for line in lines[1:]:
     fields = line.split(None, 3)
     names[fields[2]] = fields[3] if len(fields) > 3 else ""
-symbols = {}
-def function(module, offset):
-    if module not in symbols:
-        table = []
-        for flags in (["-n", "--defined-only"], ["-n", "-D", "--defined-only"]):
-            out = subprocess.run(["nm", *flags, module], capture_output=True, text=True).stdout
-            table = [(int(a, 16), n) for a, t, n in (l.split(" ", 2) for l in out.splitlines() if l.count(" ") >= 2)
-                     if t in "tTwW"]
-            if table: break
-        table.sort()
-        symbols[module] = ([a for a, _ in table], [n for _, n in table])
-    starts, found = symbols[module]
-    index = bisect.bisect_right(starts, offset) - 1
-    return found[index] if index >= 0 else "?"
 byObject = collections.OrderedDict()
 for line in open(f"{work}/callers.txt"):
     address, retained, module, offset = line.split()
     byObject.setdefault(address, collections.Counter())[function(module, int(offset, 16))] += int(retained)
-def demangle(name):
-    out = subprocess.run(["swift", "demangle", "--simplified", "--compact", name], capture_output=True, text=True)
-    return out.stdout.strip() or name
 for address, functions in byObject.items():
     total = sum(functions.values()) / count
     if total < 0.5: continue
