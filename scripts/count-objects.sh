@@ -31,14 +31,14 @@ def load(run):
     kinds = {}
     for line in open(f"{work}/objects.{run}"):
         made, size, module, offset, name = line.rstrip("\n").split("\t")
-        kinds[(module, int(offset, 16), name, size)] = int(made)
+        kinds[(module, int(offset, 16), name)] = (int(made), size)
     return kinds
 before, after = load(short), load(count)
 rows = []
-for key, made in after.items():
-    perRequest = (made - before.get(key, 0)) / (count - short)
+for key, (made, size) in after.items():
+    perRequest = (made - before.get(key, (0, size))[0]) / (count - short)
     if perRequest >= 0.05:
-        rows.append((perRequest, key))
+        rows.append((perRequest, key + (size,)))
 rows.sort(key=lambda row: -row[0])
 print(f"objects a request: {sum(perRequest for perRequest, _ in rows):.2f}")
 for perRequest, (module, offset, name, size) in rows:

@@ -1,8 +1,10 @@
 // Counts the Swift objects a process makes (swift_allocObject), by kind and by the function
 // that made them, in a process it is preloaded into (LD_PRELOAD). At exit it writes one line
-// per kind and making function: count, size in bytes, module, offset of the return address,
-// and the class name (a closure context or box has none) to $OC_OUT; scripts/count-objects.sh
-// names the functions and subtracts a short run from a long one.
+// per kind and making function: count, size in bytes of the first one, module, offset of the
+// return address, and the class name (a closure context or box has none) to $OC_OUT;
+// scripts/count-objects.sh names the functions and subtracts a short run from a long one.
+// The function is the runtime's caller: an object made through a runtime or standard library
+// helper (a box, an array's storage) shows under that helper.
 // A profiling tool: one global lock makes the counted process slower, never faster.
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -27,6 +29,10 @@ static int counting = 1;
 static void note(void *metadata, size_t size, void *returnAddress) {
     uint64_t hash = (((uintptr_t)metadata >> 3) ^ ((uintptr_t)returnAddress * 31)) * 0x9E3779B97F4A7C15ull;
     pthread_mutex_lock(&lock);
+    if (!counting) {
+        pthread_mutex_unlock(&lock);
+        return;
+    }
     for (uint32_t probe = 0; probe < PROBES; probe++) {
         struct kind *kind = &kinds[(hash + probe) & (KIND_SLOTS - 1)];
         if (kind->metadata == NULL) {
@@ -44,7 +50,7 @@ static void note(void *metadata, size_t size, void *returnAddress) {
 
 void *swift_allocObject(void *metadata, size_t size, size_t alignMask) {
     if (!realAllocObject) realAllocObject = (alloc_object_fn)dlsym(RTLD_NEXT, "swift_allocObject");
-    if (counting) note(metadata, size, __builtin_return_address(0));
+    note(metadata, size, __builtin_return_address(0));
     return realAllocObject(metadata, size, alignMask);
 }
 
@@ -54,13 +60,16 @@ static int byCount(const void *a, const void *b) {
 }
 
 __attribute__((destructor)) static void report(void) {
+    // Threads still running at exit stop counting before the table is sorted.
+    pthread_mutex_lock(&lock);
     counting = 0;
+    pthread_mutex_unlock(&lock);
     TypeName (*typeName)(void *, int) = (TypeName (*)(void *, int))dlsym(RTLD_DEFAULT, "swift_getTypeName");
     const char *path = getenv("OC_OUT");
     FILE *out = fopen(path ? path : "objects.txt", "w");
     if (!out) return;
     qsort(kinds, KIND_SLOTS, sizeof *kinds, byCount);
-    for (uint32_t rank = 0; rank < 400 && kinds[rank].metadata; rank++) {
+    for (uint32_t rank = 0; rank < KIND_SLOTS && kinds[rank].metadata; rank++) {
         struct kind *kind = &kinds[rank];
         // Class metadata (kind 0, or an isa pointer) has a name; a closure context or box does not.
         uintptr_t metadataKind = *(uintptr_t *)kind->metadata;

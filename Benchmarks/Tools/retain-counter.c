@@ -55,6 +55,10 @@ static uint64_t mix(uintptr_t value) { return (value >> 4) * 0x9E3779B97F4A7C15u
 static void count(void *address, int isRetain, uint32_t n, void *returnAddress) {
     if (!counting || (uintptr_t)address < 4096) return;
     pthread_mutex_lock(&lock);
+    if (!counting) {
+        pthread_mutex_unlock(&lock);
+        return;
+    }
     if (isRetain) totalRetains += n; else totalReleases += n;
     uint64_t hash = mix((uintptr_t)address);
     for (uint32_t probe = 0; probe < PROBES; probe++) {
@@ -87,7 +91,10 @@ static int byRetains(const void *a, const void *b) {
 
 __attribute__((destructor)) static void report(void) {
     if (!counting) return;
+    // Threads still running at exit stop counting before the table is sorted.
+    pthread_mutex_lock(&lock);
     counting = 0;
+    pthread_mutex_unlock(&lock);
     TypeName (*typeName)(void *, int) = (TypeName (*)(void *, int))dlsym(RTLD_DEFAULT, "swift_getTypeName");
     const char *outPath = getenv("RC_OUT"), *callersPath = getenv("RC_CALLERS");
     FILE *out = fopen(outPath ? outPath : "retains.txt", "w");

@@ -101,6 +101,7 @@ final class CurlEngine: @unchecked Sendable {
     @exclusivity(unchecked) private var idleWatched: [Transfer] = []
     /// The pacing of the running transfers' byte counts.
     private let progressThrottle = ProgressThrottle()
+    /// Easy handles of ended transfers, kept for the next ones (see `maximumPooledHandles`).
     @exclusivity(unchecked) private var pool: [EasyHandle] = []
     /// Whether the last transfer to finish with a response ran over HTTP/1 where curl does not
     /// wait to multiplex (see `commandsPerPass`); until one did, bursts are taken whole.
@@ -321,8 +322,8 @@ final class CurlEngine: @unchecked Sendable {
                 waiters.forEach { $0() }
                 readyCount = waitSet.wait(milliseconds: wait, into: ready)
                 commands.withLock { $0.unpark(waitSet) }
-                keptConnection = nil
                 multiLock.lock()
+                keptConnection = nil
             } else {
                 readyCount = waitSet.wait(milliseconds: more ? 0 : wait, into: ready)
             }
