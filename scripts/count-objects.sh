@@ -13,10 +13,10 @@ count=${3:-12000}
 short=2000
 [ "$count" -gt "$short" ] || { echo "COUNT must be more than $short" >&2; exit 2; }
 . scripts/bench-client-setup.sh
-gcc -O2 -shared -fPIC -o "$work/object-counter.so" Benchmarks/Tools/object-counter.c -ldl -lpthread
+counter=$(preload_library object-counter)
 
 for run in "$short" "$count"; do
-    OC_OUT="$work/objects.$run" LD_PRELOAD="$work/object-counter.so" \
+    OC_OUT="$work/objects.$run" LD_PRELOAD="$counter" \
         "$built_client" "$url" "$run" "$inflight" "" "$form" >"$work/result.$run.json"
 done
 PYTHONPATH=scripts python3 - "$work" "$short" "$count" <<'PY'

@@ -11,11 +11,10 @@ form=${1:-result}
 inflight=${2:-64}
 count=${3:-20000}
 . scripts/bench-client-setup.sh
-client="$built_client"
-gcc -O2 -shared -fPIC -o "$work/retain-counter.so" Benchmarks/Tools/retain-counter.c -ldl -lpthread
+counter=$(preload_library retain-counter)
 
-RC_OUT="$work/objects.txt" RC_CALLERS="$work/callers.txt" LD_PRELOAD="$work/retain-counter.so" \
-    "$client" "$url" "$count" "$inflight" "" "$form" >"$work/result.json"
+RC_OUT="$work/objects.txt" RC_CALLERS="$work/callers.txt" LD_PRELOAD="$counter" \
+    "$built_client" "$url" "$count" "$inflight" "" "$form" >"$work/result.json"
 PYTHONPATH=scripts python3 - "$work" "$count" <<'PY'
 import collections, json, sys
 from native_symbols import demangle, function
