@@ -3,11 +3,16 @@
 import BenchSupport
 import Foundation
 import SkeletonShim
+import Synchronization
 
 /// Where the task awaiting a slot's transfer waits; one per slot, made once.
 final class Waiter: @unchecked Sendable {
     /// Set by the task before the transfer starts, taken by the thread that learns of its end.
     private var continuation: UnsafeContinuation<Int, Never>?
+    /// Set when the awaiting task is cancelled: an awaited Alamofire request cancels itself then
+    /// (`automaticallyCancelling` is true by default), so every await installs a handler. The
+    /// request's end then reads as a failure.
+    private let cancelled = Atomic<Bool>(false)
 
     static func of(_ slot: Slot) -> Waiter {
         Unmanaged<Waiter>.fromOpaque(slot.transfer.pointee.waiter!).takeUnretainedValue()
@@ -15,16 +20,20 @@ final class Waiter: @unchecked Sendable {
 
     /// Starts a request with `start` and waits for its status.
     func await(starting start: () -> Void) async -> Int {
-        await withUnsafeContinuation { continuation in
-            self.continuation = continuation
-            start()
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation { continuation in
+                self.continuation = continuation
+                start()
+            }
+        } onCancel: {
+            cancelled.store(true, ordering: .relaxed)
         }
     }
 
     func resume(returning status: Int) {
         let continuation = self.continuation
         self.continuation = nil
-        continuation?.resume(returning: status)
+        continuation?.resume(returning: cancelled.load(ordering: .relaxed) ? 0 : status)
     }
 }
 
