@@ -106,9 +106,17 @@ package struct ResponseHead: Sendable {
     /// Adds a field (bytes as received, without surrounding whitespace).
     mutating func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
         if records.capacity == 0 { records.reserveCapacity(768) }
-        withUnsafeBytes(of: (name.count, value.count)) { records.append(contentsOf: $0) }
-        records.append(contentsOf: name)
-        records.append(contentsOf: value)
+        // The record is laid out in a temporary buffer (on the stack when small) and appended whole:
+        // each append checks the array's uniqueness and room, which costs more than one more copy.
+        let nameStart = 2 * Self.lengthSize
+        withUnsafeTemporaryAllocation(byteCount: nameStart + name.count + value.count,
+                                      alignment: MemoryLayout<Int>.alignment) { record in
+            record.storeBytes(of: name.count, as: Int.self)
+            record.storeBytes(of: value.count, toByteOffset: Self.lengthSize, as: Int.self)
+            UnsafeMutableRawBufferPointer(rebasing: record[nameStart...]).copyMemory(from: UnsafeRawBufferPointer(name))
+            UnsafeMutableRawBufferPointer(rebasing: record[(nameStart + name.count)...]).copyMemory(from: UnsafeRawBufferPointer(value))
+            records.append(contentsOf: record.assumingMemoryBound(to: UInt8.self))
+        }
         fieldCount += 1
     }
 
@@ -245,7 +253,8 @@ package struct ResponseHeadParser {
         if end >= 5, line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"), line[2] == UInt8(ascii: "T"),
            line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/") {
             current = Self.statusLine(UnsafeBufferPointer(rebasing: line[0..<end]))
-        } else if current != nil, let colon = line[0..<end].firstIndex(of: UInt8(ascii: ":")) {
+        } else if current != nil, let start = line.baseAddress, let found = memchr(start, Int32(UInt8(ascii: ":")), end) {
+            let colon = UnsafeRawPointer(start).distance(to: found)
             let valueStart = line.trimmedStart(from: colon + 1, to: end)
             current?.append(name: UnsafeBufferPointer(rebasing: line[0..<colon]),
                             value: UnsafeBufferPointer(rebasing: line[valueStart..<end]))
