@@ -9,9 +9,9 @@ import Synchronization
 final class Waiter: @unchecked Sendable {
     /// Set by the task before the transfer starts, taken by the thread that learns of its end.
     private var continuation: UnsafeContinuation<Int, Never>?
-    /// Set when the awaiting task is cancelled: an awaited Alamofire request cancels itself then
-    /// (`automaticallyCancelling` is true by default), so every await installs a handler. The
-    /// request's end then reads as a failure.
+    /// Set when the task awaiting the current request is cancelled: an awaited Alamofire request
+    /// cancels itself then (`automaticallyCancelling` is true by default), so every await installs
+    /// a handler. The request's end then reads as a failure.
     private let cancelled = Atomic<Bool>(false)
 
     static func of(_ slot: Slot) -> Waiter {
@@ -20,7 +20,9 @@ final class Waiter: @unchecked Sendable {
 
     /// Starts a request with `start` and waits for its status.
     func await(starting start: () -> Void) async -> Int {
-        await withTaskCancellationHandler {
+        // Cleared before the handler is installed: it runs at once if the task is cancelled.
+        cancelled.store(false, ordering: .relaxed)
+        return await withTaskCancellationHandler {
             await withUnsafeContinuation { continuation in
                 self.continuation = continuation
                 start()

@@ -19,8 +19,9 @@
 //   them, as every AF response handler receives one.
 //   "+await" (after "+contract") awaits each request in a Swift task, as AF's async form does:
 //   one task per request in flight, each starting its next request once the last one's response
-//   arrived, under a task cancellation handler as Alamofire's awaited requests are by default. The thread that learns of the end resumes the task, which does the completion's work
-//   itself (af-hops: the root queue does it, then resumes the task), so a request's end wakes one
+//   arrived, under a task cancellation handler as Alamofire's awaited requests are by default.
+//   The thread that learns of the end resumes the task, which does the completion's work itself
+//   (af-hops: the root queue does it, then resumes the task), so a request's end wakes one
 //   thread, as the handler's queue does in the callback shapes.
 
 import BenchSupport

@@ -115,7 +115,7 @@ package struct ResponseHead: Sendable {
             record.storeBytes(of: value.count, toByteOffset: Self.lengthSize, as: Int.self)
             UnsafeMutableRawBufferPointer(rebasing: record[nameStart...]).copyMemory(from: UnsafeRawBufferPointer(name))
             UnsafeMutableRawBufferPointer(rebasing: record[(nameStart + name.count)...]).copyMemory(from: UnsafeRawBufferPointer(value))
-            records.append(contentsOf: record.assumingMemoryBound(to: UInt8.self))
+            records.append(contentsOf: UnsafeRawBufferPointer(record))
         }
         fieldCount += 1
     }
