@@ -109,13 +109,13 @@ package struct ResponseHead: Sendable {
         // The record is laid out in a temporary buffer (on the stack when small) and appended whole:
         // each append checks the array's uniqueness and room, which costs more than one more copy.
         let nameStart = 2 * Self.lengthSize
-        withUnsafeTemporaryAllocation(byteCount: nameStart + name.count + value.count,
-                                      alignment: MemoryLayout<Int>.alignment) { record in
-            record.storeBytes(of: name.count, as: Int.self)
-            record.storeBytes(of: value.count, toByteOffset: Self.lengthSize, as: Int.self)
-            UnsafeMutableRawBufferPointer(rebasing: record[nameStart...]).copyMemory(from: UnsafeRawBufferPointer(name))
-            UnsafeMutableRawBufferPointer(rebasing: record[(nameStart + name.count)...]).copyMemory(from: UnsafeRawBufferPointer(value))
-            records.append(contentsOf: UnsafeRawBufferPointer(record))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: nameStart + name.count + value.count) { record in
+            let bytes = UnsafeMutableRawBufferPointer(record)
+            bytes.storeBytes(of: name.count, as: Int.self)
+            bytes.storeBytes(of: value.count, toByteOffset: Self.lengthSize, as: Int.self)
+            UnsafeMutableRawBufferPointer(rebasing: bytes[nameStart...]).copyMemory(from: UnsafeRawBufferPointer(name))
+            UnsafeMutableRawBufferPointer(rebasing: bytes[(nameStart + name.count)...]).copyMemory(from: UnsafeRawBufferPointer(value))
+            records.append(contentsOf: record)
         }
         fieldCount += 1
     }
