@@ -67,7 +67,7 @@ extension URLRequest {
 
     /// Throws `AFError.urlRequestValidationFailed(.bodyDataInGETRequest)` for a GET with a body.
     public func validate() throws {
-        if method == .get, let bodyData = httpBody {
+        if let bodyData = httpBody, method == .get {
             throw AFError.urlRequestValidationFailed(reason: .bodyDataInGETRequest(bodyData))
         }
     }

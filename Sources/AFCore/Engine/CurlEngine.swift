@@ -96,7 +96,7 @@ final class CurlEngine: @unchecked Sendable {
     // accesses a request on the engine thread).
     @exclusivity(unchecked) private var running: [UnsafeMutableRawPointer: Transfer] = [:]
     /// The multi handles made so far, in the order they are offered new transfers.
-    @exclusivity(unchecked) private var shards: [CurlShard] = []
+    @exclusivity(unchecked) private var shards: ShardList
     /// The running transfers whose idle timeout the engine keeps (see `IdleWatch`).
     @exclusivity(unchecked) private var idleWatched: [Transfer] = []
     /// The pacing of the running transfers' byte counts.
@@ -120,6 +120,7 @@ final class CurlEngine: @unchecked Sendable {
     init(limits: Limits, name: String) {
         _ = Self.globalInit
         shardLimit = limits.shards
+        shards = ShardList(capacity: limits.shards)
         shardConnectionsPerHost = max(1, limits.maximumConnectionsPerHost / shardLimit)
         shardCachedConnections = max(1, limits.maximumCachedConnections / shardLimit)
         paths = NetworkPathWatch(follows: limits.followsNetworkChanges, keepAlive: limits.tcpKeepAlive)
@@ -131,7 +132,7 @@ final class CurlEngine: @unchecked Sendable {
             paths.close()
             return
         }
-        shards = [makeShard(waitSet: waitSet)]
+        shards.append(makeShard(waitSet: waitSet))
         // The thread keeps the engine alive until `run()` returns after a shutdown.
         thread?.start { [self] in run(waitSet: waitSet) }
     }
@@ -229,7 +230,9 @@ final class CurlEngine: @unchecked Sendable {
         }
         // On the multi handle that holds the kept connection: on another, curl would open a
         // connection on this thread.
-        if case let .waiting(paused) = transfer.phase { add(transfer, paused: paused, into: shards[shard]) }
+        if case let .waiting(paused) = transfer.phase {
+            shards.with(shard) { add(transfer, paused: paused, into: $0) }
+        }
         // curl sends the request when its timer runs: a transfer just added is due at once.
         var endedAtOnce = true
         if case let .running(handle) = transfer.phase, let shard = handle.shard {
@@ -269,7 +272,7 @@ final class CurlEngine: @unchecked Sendable {
             // The sockets found ready by the last wait, before the commands: a command may close
             // a socket whose number a new connection then takes.
             for event in ready.prefix(readyCount) where event.multi != EngineWaitSet.own && Int(event.multi) < shards.count {
-                shards[Int(event.multi)].act(on: event.fd, what: event.what)
+                shards.with(Int(event.multi)) { _ = $0.act(on: event.fd, what: event.what) }
             }
             readyCount = 0
             let limit = splitsBursts ? Self.commandsPerPass : Int.max
@@ -304,7 +307,7 @@ final class CurlEngine: @unchecked Sendable {
             runDueTimers()
             // Sockets a curl call of this pass could not add to the wait set (a socket's
             // events, a command's unpause, a timer).
-            for shard in shards { endUnwatched(in: shard) }
+            shards.forEach { endUnwatched(in: $0) }
             collectFinishedTransfers()
             // Commands left behind were queued before any new one, which would not wake the
             // engine: they are taken in the next pass, without waiting.
@@ -344,7 +347,9 @@ final class CurlEngine: @unchecked Sendable {
     private func runDueTimers() {
         let now = DispatchTime.now().uptimeNanoseconds
         guard refreshDeadlines(now: now) <= now else { return }
-        for shard in shards where shard.deadline <= now { shard.runTimers() }
+        shards.forEach { shard in
+            if shard.deadline <= now { shard.runTimers() }
+        }
     }
 
     /// Ends the transfers whose new socket the wait set refused in a curl call on `shard`:
@@ -361,7 +366,7 @@ final class CurlEngine: @unchecked Sendable {
     /// Reads each multi handle's next deadline; returns the soonest.
     private func refreshDeadlines(now: UInt64) -> UInt64 {
         var soonest = UInt64.max
-        for shard in shards {
+        shards.forEach { shard in
             shard.refreshDeadline(now: now)
             soonest = min(soonest, shard.deadline)
         }
@@ -376,12 +381,19 @@ final class CurlEngine: @unchecked Sendable {
     /// Where a new transfer goes: the first multi handle with room for it (its share of the
     /// per-host limit), else a new one while there may be more, else the least busy.
     private func shardForNewTransfer() -> CurlShard {
-        if let open = shards.first(where: { $0.running < shardConnectionsPerHost }) { return open }
-        if shards.count < shardLimit, let waitSet {
-            shards.append(makeShard(waitSet: waitSet))
-            return shards[shards.count - 1]
+        var leastBusy = 0
+        var leastRunning = Int.max
+        for index in 0..<shards.count {
+            let busy = shards.with(index) { $0.running }
+            if busy < shardConnectionsPerHost { return shards.shard(at: index) }
+            if busy < leastRunning { (leastBusy, leastRunning) = (index, busy) }
         }
-        return shards.min { $0.running < $1.running }!
+        if shards.count < shardLimit, let waitSet {
+            let shard = makeShard(waitSet: waitSet)
+            shards.append(shard)
+            return shard
+        }
+        return shards.shard(at: leastBusy)
     }
 
     /// The uptime `milliseconds` after `now`, in nanoseconds; `UInt64.max` when that is past
@@ -511,7 +523,7 @@ final class CurlEngine: @unchecked Sendable {
         defer { if finished > 1 { keptConnection = nil } }
         var batch = CompletionBatch()
         swap(&batch, &completions)
-        for shard in shards {
+        shards.forEach { shard in
             shard.takeFinished { easy, result in
                 guard let transfer = running[easy] else { return }
                 finished += 1
@@ -573,7 +585,7 @@ final class CurlEngine: @unchecked Sendable {
         _ = progressThrottle.reportDue(now: .max)
         pool.removeAll()
         shards.forEach { $0.close() }
-        shards = []
+        shards.removeAll()
         // `ended` is set: no signal starts any more; those counted before end in a moment.
         while wakeUpsUnderWay.load(ordering: .acquiring) > 0 { sched_yield() }
         paths.close()

@@ -140,8 +140,8 @@ final class TaskConfiguration: @unchecked Sendable {
         let known = knownURLs.known(url)
         let socketRoute = known.socketRoute
         if unsafe == nil { unsafe = WireRules.problem(method: method, urlIsClean: known.isClean) }
-        let requestTimeout = request.timeoutInterval > 0 ? request.timeoutInterval : idleTimeout
-        let hopIdleTimeout = min(idleTimeout, requestTimeout)
+        let requestTimeout = request.timeoutInterval
+        let hopIdleTimeout = min(idleTimeout, requestTimeout > 0 ? requestTimeout : idleTimeout)
         return TransferSpec(
             url: known.wireURL,
             requestURL: url,
