@@ -120,7 +120,7 @@ final class CurlEngine: @unchecked Sendable {
     init(limits: Limits, name: String) {
         _ = Self.globalInit
         shardLimit = limits.shards
-        shards = ShardList(capacity: limits.shards)
+        shards = ShardList(capacity: shardLimit)
         shardConnectionsPerHost = max(1, limits.maximumConnectionsPerHost / shardLimit)
         shardCachedConnections = max(1, limits.maximumCachedConnections / shardLimit)
         paths = NetworkPathWatch(follows: limits.followsNetworkChanges, keepAlive: limits.tcpKeepAlive)
