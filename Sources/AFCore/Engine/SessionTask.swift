@@ -351,8 +351,8 @@ final class SessionTask: @unchecked Sendable, CustomStringConvertible {
 
     private func transferSpec(for request: URLRequest, download: DownloadTarget?, holdsResponse: Bool,
                               trust: TrustRequirement?, copyingStreamForCache: Bool, sending: TransferSpec?) -> TransferSpec {
-        // A redirect that changed the method (to GET) leaves the body behind (asked only with a
-        // body: each read of a method makes a String).
+        // A redirect that changed the method (to GET) leaves the upload behind (asked only with
+        // an upload: each read of a method makes a String).
         let keepsBody = upload == nil || request.httpMethod == originalRequest?.httpMethod
         var spec = sending ?? configuration.transferSpec(for: request, credential: credential(for: request),
                                                          upload: keepsBody ? upload : nil, download: download)
