@@ -16,7 +16,7 @@ struct ShardList: ~Copyable {
     }
 
     deinit {
-        for index in 0..<count { slots[index].release() }
+        releaseHeld()
         slots.deallocate()
     }
 
@@ -48,7 +48,12 @@ struct ShardList: ~Copyable {
 
     /// Lets every multi handle go; the list is empty afterwards.
     mutating func removeAll() {
-        for index in 0..<count { slots[index].release() }
+        releaseHeld()
         count = 0
+    }
+
+    /// Releases the list's retain of each multi handle it holds (the slots still name them).
+    private func releaseHeld() {
+        for index in 0..<count { slots[index].release() }
     }
 }
