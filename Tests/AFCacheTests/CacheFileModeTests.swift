@@ -24,7 +24,7 @@ import Testing
         let scratch = SQLiteURLCacheTests.Scratch()
         let file = scratch.directory.appendingPathComponent("nested/cache.sqlite")
         let child = try startChildSuite("OpenUmaskChild", adding: [OpenUmaskChild.fileKey: file.path])
-        #expect(try await child.end() == 0)
+        #expect(try await child.end() == 0, "the child's standard error: \(child.errors)")
         // The child ran: its cache is there (SQLite removed -wal and -shm as it closed).
         #expect(Self.mode(file.path) == 0o600)
         #expect(Self.mode(scratch.directory.path) == 0o700)

@@ -13,7 +13,7 @@ import Testing
     @Test func aSessionWithoutItsEpollSetFailsEachRequestWithTheReason() async throws {
         let child = try startChildSuite("NoDescriptorsChild", adding: [NoDescriptorsChild.key: "1"])
         let reported = await child.line(containing: "AF-CHILD-ERROR")
-        #expect(try await child.end() == 0)
+        #expect(try await child.end() == 0, "the child's standard error: \(child.errors)")
         #expect(reported?.contains("epoll") == true, "\(reported ?? "no line")")
     }
 
@@ -23,7 +23,7 @@ import Testing
     @Test func aSocketTheEpollSetRefusesFailsItsRequestWithTheReason() async throws {
         let child = try startChildSuite("RefusedWatchChild", adding: [RefusedWatchChild.key: "1"])
         let reported = await child.line(containing: "AF-CHILD-ERROR")
-        #expect(try await child.end() == 0)
+        #expect(try await child.end() == 0, "the child's standard error: \(child.errors)")
         #expect(reported?.contains("could not watch the connection's socket") == true, "\(reported ?? "no line")")
     }
 }

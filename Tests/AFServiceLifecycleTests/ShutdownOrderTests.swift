@@ -40,7 +40,7 @@ import Testing
         let status = try await child.end()
         let took = ContinuousClock.now - signalled
         #expect(stopped?.contains("error=none") == true, "the group ended without an error: \(stopped ?? "no line")")
-        #expect(status == 0)
+        #expect(status == 0, "the child's standard error: \(child.errors)")
         // The stalled request never answers: without the grace period's start at the signal,
         // the child would run until the watchdog kills it. The margin is the child's exit, which
         // under a sanitizer and a busy machine alone took longer than a second.

@@ -49,10 +49,21 @@ package final class StartedProgram: Sendable {
     private let pid: pid_t
     /// The read end of its standard output.
     package let output: FileHandle
+    private let errorsFile: ScratchFile
 
-    fileprivate init(pid: pid_t, output: FileHandle) {
+    fileprivate init(pid: pid_t, output: FileHandle, errorsFile: ScratchFile) {
         self.pid = pid
         self.output = output
+        self.errorsFile = errorsFile
+    }
+
+    deinit {
+        errorsFile.remove()
+    }
+
+    /// What it wrote to its standard error so far, as text: for a failing expectation's message.
+    package var errors: String {
+        String(decoding: (try? errorsFile.contents()) ?? Data(), as: UTF8.self)
     }
 
     /// Kills it (SIGKILL) and waits for its end.
@@ -97,7 +108,8 @@ package final class StartedProgram: Sendable {
 }
 
 /// Starts the program at `path` with `arguments` (see `runProgram`), its standard output a pipe
-/// to read, its input and errors `/dev/null`. `environment`: this process's when nil.
+/// to read, its errors kept in a temporary file (`StartedProgram.errors`), its input
+/// `/dev/null`. `environment`: this process's when nil.
 package func startProgram(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws -> StartedProgram {
     var ends: [Int32] = [-1, -1]
     guard pipe(&ends) == 0 else { throw ProgramFailure.errno("pipe") }
@@ -108,8 +120,16 @@ package func startProgram(_ path: String, _ arguments: [String], environment: [S
         close(ends[1])
     }
     do {
-        let pid = try spawn(path, arguments, environment: environment, directory: nil, descriptors: (null, ends[1], null))
-        return StartedProgram(pid: pid, output: FileHandle(fileDescriptor: ends[0], closeOnDealloc: true))
+        let errorsFile = try ScratchFile()
+        do {
+            let pid = try spawn(path, arguments, environment: environment, directory: nil,
+                                descriptors: (null, ends[1], errorsFile.descriptor))
+            return StartedProgram(pid: pid, output: FileHandle(fileDescriptor: ends[0], closeOnDealloc: true),
+                                  errorsFile: errorsFile)
+        } catch {
+            errorsFile.remove()
+            throw error
+        }
     } catch {
         close(ends[0])
         throw error
@@ -152,7 +172,7 @@ private func waitForEnd(of pid: pid_t) throws -> Int32 {
 
 /// A temporary file open for reading and writing, not inherited by children (they get a copy
 /// of it as one of their standard descriptors).
-private struct ScratchFile {
+private struct ScratchFile: Sendable {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("af-program-\(UUID().uuidString)").path
     let descriptor: Int32
 
