@@ -1,3 +1,4 @@
+import AFCore
 import AFTestSupport
 import CNetlink
 import Foundation
@@ -31,12 +32,28 @@ final class NetworkNamespace: @unchecked Sendable {
         return true
     }()
 
+    /// The subnets (as `first * 256 + second` of 10.first.second.0/29) of this process's
+    /// namespaces that exist. Two namespaces with one subnet would give the host two routes to
+    /// it, and a reply could leave by the other namespace's link.
+    private static let subnetsInUse = Protected<Set<Int>>([])
+    private let subnet: Int
+
     init() throws {
+        Self.leftoversRemoved
         let tag = String(UInt32.random(in: 0..<0xFF_FFFF), radix: 16)
-        name = "af-\(tag)"
+        name = "af-\(getpid())-\(tag)"
         outer = "afo\(tag)"
         inner = "afi\(tag)"
-        let second = Int.random(in: 0..<255), first = Int.random(in: 200..<250)
+        let taken = Self.subnetsOnTheHost()
+        subnet = Self.subnetsInUse.withLock { inUse in
+            var candidate: Int
+            repeat {
+                candidate = Int.random(in: 200..<250) * 256 + Int.random(in: 0..<255)
+            } while inUse.contains(candidate) || taken.contains(candidate)
+            inUse.insert(candidate)
+            return candidate
+        }
+        let first = subnet / 256, second = subnet % 256
         outerAddress = "10.\(first).\(second).1"
         innerAddress = "10.\(first).\(second).2"
         spareAddress = "10.\(first).\(second).3"
@@ -63,6 +80,30 @@ final class NetworkNamespace: @unchecked Sendable {
     func remove() {
         _ = try? Self.run(["netns", "del", name])
         _ = try? Self.run(["link", "del", outer])
+        _ = Self.subnetsInUse.withLock { $0.remove(subnet) }
+    }
+
+    /// Deletes, once a process, the namespaces of test processes that no longer run (killed
+    /// before their tests removed them); a namespace's name holds the pid of its process.
+    private static let leftoversRemoved: Void = {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/run/netns")) ?? [] {
+            let parts = name.split(separator: "-")
+            guard parts.count == 3, parts[0] == "af", let pid = pid_t(parts[1]),
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            _ = try? run(["netns", "del", name])
+        }
+    }()
+
+    /// The 10.x.y.0/29 subnets (as `x * 256 + y`) that the host's own addresses fall in, those
+    /// of another test process's namespaces among them.
+    private static func subnetsOnTheHost() -> Set<Int> {
+        let text = (try? run(["-4", "-o", "addr", "show"])) ?? ""
+        var subnets = Set<Int>()
+        for word in text.split(whereSeparator: { $0 == " " || $0 == "/" }) {
+            let octets = word.split(separator: ".").compactMap { Int($0) }
+            if octets.count == 4, octets[0] == 10 { subnets.insert(octets[1] * 256 + octets[2]) }
+        }
+        return subnets
     }
 
     /// Runs `ip arguments` in the namespace.
