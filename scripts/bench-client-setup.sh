@@ -3,7 +3,7 @@
 #   work           the temporary directory
 #   built_client   the built af-bench-client
 #   url            the nginx URL of the request workloads
-# and defines preload_library, for the counters in Benchmarks/Tools.
+# and defines preload_library, for the counters in Benchmarks/Tools, and profiling_copy.
 work=$(mktemp -d)
 trap 'kill "$(cat "$work/servers.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work"' EXIT
 
@@ -12,11 +12,26 @@ built_client="$(swift build -c release --package-path Benchmarks --show-bin-path
 
 python3 Tests/Fixtures/servers.py --detach "$work/servers.json" >"$work/servers.log" 2>&1 &
 echo $! >"$work/servers.pid"
-for _ in $(seq 100); do [ -s "$work/servers.json" ] && break; sleep 0.1; done
+# They take about ten seconds to start (certificates, nginx, httpbin); a minute at most.
+for _ in $(seq 600); do [ -s "$work/servers.json" ] && break; sleep 0.1; done
+[ -s "$work/servers.json" ] || { echo "the loopback servers did not start:" >&2; tail -20 "$work/servers.log" >&2; exit 1; }
 url=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['http'] + '/bench.json')" "$work/servers.json")
 
 # Builds Benchmarks/Tools/NAME.c as a library to preload into the client; prints its path.
 preload_library() {
     gcc -O2 -shared -fPIC -o "$work/$1.so" "Benchmarks/Tools/$1.c" -ldl -lpthread
     echo "$work/$1.so"
+}
+
+# Copies BINARY to $work/client without its debug information (valgrind cannot read this
+# toolchain's; the symbols stay), after checking that 200 of its requests in FORM with INFLIGHT
+# at once succeed: a profile of failing requests measures the error path.
+# Usage: profiling_copy BINARY FORM INFLIGHT
+profiling_copy() {
+    cp "$1" "$work/client"
+    strip -g "$work/client"
+    "$work/client" "$url" 200 "$3" "" "$2" | python3 -c '
+import json, sys
+result = json.load(sys.stdin)
+if result["failures"]: sys.exit("%d of %d requests failed; not profiling" % (result["failures"], result["requests"]))'
 }

@@ -18,14 +18,8 @@ if [[ $form == skeleton:* ]]; then
 else
     built=$built_client
 fi
+profiling_copy "$built" "$form" "$inflight"
 client="$work/client"
-# valgrind cannot read this toolchain's debug information: a copy without it keeps the symbols.
-cp "$built" "$client"
-strip -g "$client"
-"$client" "$url" 200 "$inflight" "" "$form" | python3 -c '
-import json, sys
-result = json.load(sys.stdin)
-if result["failures"]: sys.exit("%d of %d requests failed; not profiling" % (result["failures"], result["requests"]))'
 
 for n in 2000 6000; do
     valgrind --tool=cachegrind --cache-sim=yes --cachegrind-out-file="$work/cache.$n" \

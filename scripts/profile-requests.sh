@@ -11,15 +11,8 @@ done
 form=${1:-result}
 inflight=${2:-64}
 . scripts/bench-client-setup.sh
-client="$work/af-bench-client"
-# valgrind cannot read this toolchain's debug information: a copy without it keeps the symbols.
-cp "$built_client" "$client"
-strip -g "$client"
-# A profile of failing requests measures the error path: check that the requests succeed first.
-"$client" "$url" 200 "$inflight" "" "$form" | python3 -c '
-import json, sys
-result = json.load(sys.stdin)
-if result["failures"]: sys.exit("%d of %d requests failed; not profiling" % (result["failures"], result["requests"]))'
+profiling_copy "$built_client" "$form" "$inflight"
+client="$work/client"
 
 # Instructions per thread: the thread that runs CurlEngine.run is the engine.
 for n in 2000 6000; do
