@@ -32,9 +32,9 @@ final class NetworkNamespace: @unchecked Sendable {
         return true
     }()
 
-    /// The subnets (as `first * 256 + second` of 10.first.second.0/29) of this process's
-    /// namespaces that exist. Two namespaces with one subnet would give the host two routes to
-    /// it, and a reply could leave by the other namespace's link.
+    /// The address blocks (10.x.y.0/24, as `x * 256 + y`) of this process's namespaces that
+    /// exist; a namespace uses .1–.3 and .129 of its block. Two namespaces with one subnet would
+    /// give the host two routes to it, and a reply could leave by the other namespace's link.
     private static let subnetsInUse = Protected<Set<Int>>([])
     private let subnet: Int
 
@@ -45,20 +45,30 @@ final class NetworkNamespace: @unchecked Sendable {
         outer = "afo\(tag)"
         inner = "afi\(tag)"
         let taken = Self.subnetsOnTheHost()
-        subnet = Self.subnetsInUse.withLock { inUse in
-            var candidate: Int
-            repeat {
-                candidate = Int.random(in: 200..<250) * 256 + Int.random(in: 0..<255)
-            } while inUse.contains(candidate) || taken.contains(candidate)
-            inUse.insert(candidate)
+        let chosen: Int? = Self.subnetsInUse.withLock { inUse in
+            var free: [Int] = []
+            for x in 200..<250 {
+                for y in 0..<255 where !inUse.contains(x * 256 + y) && !taken.contains(x * 256 + y) {
+                    free.append(x * 256 + y)
+                }
+            }
+            let candidate = free.randomElement()
+            if let candidate { inUse.insert(candidate) }
             return candidate
         }
+        guard let chosen else { throw Failure(description: "no 10.200–249.x.0/24 block is free on this host") }
+        subnet = chosen
         let first = subnet / 256, second = subnet % 256
         outerAddress = "10.\(first).\(second).1"
         innerAddress = "10.\(first).\(second).2"
         spareAddress = "10.\(first).\(second).3"
         farAddress = "10.\(first).\(second).129"
-        try Self.run(["netns", "add", name])
+        do {
+            try Self.run(["netns", "add", name])
+        } catch {
+            _ = Self.subnetsInUse.withLock { $0.remove(subnet) }
+            throw error
+        }
         do {
             try Self.run(["link", "add", outer, "type", "veth", "peer", "name", inner, "netns", name])
             try Self.run(["addr", "add", "\(outerAddress)/29", "dev", outer])
@@ -84,24 +94,33 @@ final class NetworkNamespace: @unchecked Sendable {
     }
 
     /// Deletes, once a process, the namespaces of test processes that no longer run (killed
-    /// before their tests removed them); a namespace's name holds the pid of its process.
+    /// before their tests removed them): a namespace's name holds the pid of its process
+    /// (`af-<pid>-<tag>`, or `af-probe-<pid>` for `isPermitted`'s). A process of another pid
+    /// namespace sharing `/run/netns` would look gone; the tests run in one.
     private static let leftoversRemoved: Void = {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: "/run/netns")) ?? [] {
             let parts = name.split(separator: "-")
-            guard parts.count == 3, parts[0] == "af", let pid = pid_t(parts[1]),
+            guard parts.count == 3, parts[0] == "af", let pid = pid_t(parts[1]) ?? pid_t(parts[2]),
                   kill(pid, 0) != 0, errno == ESRCH else { continue }
             _ = try? run(["netns", "del", name])
         }
     }()
 
-    /// The 10.x.y.0/29 subnets (as `x * 256 + y`) that the host's own addresses fall in, those
-    /// of another test process's namespaces among them.
+    /// The 10.x.y.0/24 blocks (as `x * 256 + y`) that an address or a route of the host reaches
+    /// into, another test process's namespaces among them.
     private static func subnetsOnTheHost() -> Set<Int> {
-        let text = (try? run(["-4", "-o", "addr", "show"])) ?? ""
+        let text = ["addr", "route"].map { (try? run(["-4", "-o", $0, "show"])) ?? "" }.joined(separator: "\n")
         var subnets = Set<Int>()
-        for word in text.split(whereSeparator: { $0 == " " || $0 == "/" }) {
-            let octets = word.split(separator: ".").compactMap { Int($0) }
-            if octets.count == 4, octets[0] == 10 { subnets.insert(octets[1] * 256 + octets[2]) }
+        for word in text.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
+            let parts = word.split(separator: "/")
+            guard let address = parts.first else { continue }
+            let octets = address.split(separator: ".").compactMap { Int($0) }
+            guard octets.count == 4, octets[0] == 10, octets.allSatisfy({ (0...255).contains($0) }) else { continue }
+            // A prefix shorter than /24 reaches into every block it spans.
+            let length = parts.count == 2 ? min(max(Int(parts[1]) ?? 32, 8), 32) : 32
+            let blocks = length >= 24 ? 1 : 1 << (24 - length)
+            let first = (octets[1] * 256 + octets[2]) / blocks * blocks
+            subnets.formUnion(first..<first + blocks)
         }
         return subnets
     }

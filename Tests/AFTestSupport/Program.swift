@@ -171,13 +171,14 @@ private func waitForEnd(of pid: pid_t) throws -> Int32 {
 }
 
 /// A temporary file open for reading and writing, not inherited by children (they get a copy
-/// of it as one of their standard descriptors).
+/// of it as one of their standard descriptors). Writes append, so a child still writing to its
+/// copy never overwrites what was written while `contents()` read from the start.
 private struct ScratchFile: Sendable {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("af-program-\(UUID().uuidString)").path
     let descriptor: Int32
 
     init() throws {
-        descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw ProgramFailure.errno(path) }
     }
 
