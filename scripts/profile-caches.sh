@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What a request costs in the first-level caches, by library: instructions, instruction-cache
-# misses and data-cache misses per request (cachegrind, a 6,000- minus a 2,000-request run, the
-# processor's cache sizes). Starts the loopback servers itself.
+# misses and data-cache misses per request (valgrind's cache simulation, with the processor's
+# cache sizes; a 6,000- minus a 2,000-request run). Starts the loopback servers itself.
 # Usage: scripts/profile-caches.sh [FORM [INFLIGHT]]
 #   FORM: an af-bench-client form (metrics | result | async), or skeleton:SHAPE for a floor
 #   (skeleton-bench's shapes, e.g. skeleton:min-hops+contract).
@@ -22,43 +22,60 @@ profiling_copy "$built" "$form" "$inflight"
 client="$work/client"
 
 for n in 2000 6000; do
-    valgrind --tool=cachegrind --cache-sim=yes --cachegrind-out-file="$work/cache.$n" \
-        "$client" "$url" "$n" "$inflight" "" "$form" >/dev/null 2>&1
+    # Callgrind's cache simulation: it names each function's object file, which groups the costs.
+    valgrind --tool=callgrind --cache-sim=yes --callgrind-out-file="$work/cache.$n" \
+        "$client" "$url" "$n" "$inflight" "" "$form" >"$work/run.$n.json" 2>"$work/valgrind.$n.log" \
+        || { tail -20 "$work/valgrind.$n.log" >&2; exit 1; }
+    python3 -c '
+import json, sys
+result = json.load(open(sys.argv[1]))
+if result["failures"]: sys.exit("%d requests failed under valgrind; not profiling" % result["failures"])' "$work/run.$n.json"
 done
-python3 - "$work" <<'PY'
-import collections, re, sys
+python3 - "$work" "$(basename "$client")" <<'PY'
+import collections, os, re, sys
 
-def group(source, function):
-    """The library a function belongs to, by its symbol or source file (libcurl's own are unnamed)."""
-    if re.search(r"AFCore|BenchSupport|14skeleton_bench", function) or function.startswith("main"):
-        return "the client's own code"
-    if function == "???" or function.startswith(("curl_", "Curl")): return "libcurl"
-    if re.match(r"(swift_|_swift|__swift|\$ss|\$sS|bool swift|void swift|.*swift::)", function): return "the Swift runtime"
-    if re.search(r"Foundation|^_?CF|[dD]ispatch|^\$s8Dispatch|^_Block", function): return "Dispatch, Foundation and the rest"
-    if source.endswith((".c", ".S")) or re.search(r"malloc|pthread", function): return "the C library"
+def group(library):
+    """The part of the process an object file is."""
+    name = os.path.basename(library)
+    if name == sys.argv[2]: return "the client's binary"
+    if name.startswith("libcurl"): return "libcurl"
+    if name.startswith("libswiftCore"): return "the Swift runtime"
+    if re.match(r"(libc|libm|ld-linux[-\w]*)\.so", name): return "the C library"
     return "Dispatch, Foundation and the rest"
 
-def totals(path):
-    sums = collections.defaultdict(lambda: [0] * 9)
-    source = function = None
+def self_costs(path):
+    """Each group's own costs (not its calls'), by event name."""
+    sums = collections.defaultdict(collections.Counter)
+    objects = {}  # an object file's number in the file: its name, given where it first appears
+    events, current_object, function_group, skip_next = [], "", None, False
     for line in open(path, errors="replace"):
-        if line.startswith("fl="):
-            source = line[3:].strip()
+        if line.startswith("events:"):
+            events = line.split()[1:]
+        elif line.startswith(("ob=", "cob=")):
+            number, _, name = line.strip().partition("=")[2].partition(")")
+            number, name = number.lstrip("("), name.strip()
+            if name: objects[number] = name
+            if line.startswith("ob="): current_object = objects.get(number, "")
         elif line.startswith("fn="):
-            function = line[3:].strip()
-        elif line[:1].isdigit():
-            counts = [int(field) for field in line.split()[1:]]
-            row = sums[group(source, function)]
-            for index, count in enumerate(counts): row[index] += count
+            # A function's costs follow it; the object it belongs to was named just before.
+            function_group = group(current_object)
+        elif line.startswith("calls="):
+            skip_next = True  # the next cost line is the call's, counted in the callee
+        elif line[:1] in "0123456789+-*" and line.strip():
+            if skip_next:
+                skip_next = False
+                continue
+            for event, cost in zip(events, line.split()[1:]):
+                sums[function_group][event] += int(cost)
     return sums
 
-before, after = totals(f"{sys.argv[1]}/cache.2000"), totals(f"{sys.argv[1]}/cache.6000")
-# Columns: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw
+before = self_costs(f"{sys.argv[1]}/cache.2000")
+after = self_costs(f"{sys.argv[1]}/cache.6000")
 print(f"{'per request':36} {'instructions':>12} {'I1 misses':>10} {'D1 misses':>10}")
-everything = [0.0, 0.0, 0.0]
+columns = [("Ir",), ("I1mr",), ("D1mr", "D1mw")]
+everything = [0.0] * len(columns)
 for name in sorted(after):
-    delta = [(a - b) / 4000 for a, b in zip(after[name], before.get(name, [0] * 9))]
-    row = [delta[0], delta[1], delta[4] + delta[7]]
+    row = [sum(after[name][e] - before[name][e] for e in events) / 4000 for events in columns]
     everything = [x + y for x, y in zip(everything, row)]
     print(f"{name:36} {row[0]:12.0f} {row[1]:10.0f} {row[2]:10.0f}")
 print(f"{'all':36} {everything[0]:12.0f} {everything[1]:10.0f} {everything[2]:10.0f}")
