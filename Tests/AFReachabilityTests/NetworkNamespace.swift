@@ -95,12 +95,12 @@ final class NetworkNamespace: @unchecked Sendable {
 
     /// Deletes, once a process, the namespaces of test processes that no longer run (killed
     /// before their tests removed them): a namespace's name holds the pid of its process
-    /// (`af-<pid>-<tag>`, or `af-probe-<pid>` for `isPermitted`'s). A process of another pid
-    /// namespace sharing `/run/netns` would look gone; the tests run in one.
+    /// (`af-<pid>-<tag>`, or `af-probe-<pid>` for `isPermitted`'s). All test processes are
+    /// assumed to share one pid namespace: one of another would look gone.
     private static let leftoversRemoved: Void = {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: "/run/netns")) ?? [] {
             let parts = name.split(separator: "-")
-            guard parts.count == 3, parts[0] == "af", let pid = pid_t(parts[1]) ?? pid_t(parts[2]),
+            guard parts.count == 3, parts[0] == "af", let pid = pid_t(parts[1] == "probe" ? parts[2] : parts[1]),
                   kill(pid, 0) != 0, errno == ESRCH else { continue }
             _ = try? run(["netns", "del", name])
         }
@@ -109,7 +109,8 @@ final class NetworkNamespace: @unchecked Sendable {
     /// The 10.x.y.0/24 blocks (as `x * 256 + y`) that an address or a route of the host reaches
     /// into, another test process's namespaces among them.
     private static func subnetsOnTheHost() -> Set<Int> {
-        let text = ["addr", "route"].map { (try? run(["-4", "-o", $0, "show"])) ?? "" }.joined(separator: "\n")
+        let text = [["addr", "show"], ["route", "show", "table", "all"]]
+            .map { (try? run(["-4", "-o"] + $0)) ?? "" }.joined(separator: "\n")
         var subnets = Set<Int>()
         for word in text.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
             let parts = word.split(separator: "/")
