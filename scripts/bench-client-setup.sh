@@ -3,7 +3,8 @@
 #   work           the temporary directory
 #   built_client   the built af-bench-client
 #   url            the nginx URL of the request workloads
-# and defines preload_library, for the counters in Benchmarks/Tools, and profiling_copy.
+# and defines preload_library, for the counters in Benchmarks/Tools, requests_succeeded and
+# profiling_copy.
 work=$(mktemp -d)
 trap 'kill "$(cat "$work/servers.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work"' EXIT
 
@@ -25,12 +26,18 @@ preload_library() {
 
 # Copies BINARY to $work/client without its debug information (valgrind cannot read this
 # toolchain's; the symbols stay), after checking that 200 of its requests in FORM with INFLIGHT
-# at once succeed: a profile of failing requests measures the error path.
+# at once succeed.
 # Usage: profiling_copy BINARY FORM INFLIGHT
 profiling_copy() {
     cp "$1" "$work/client"
     strip -g "$work/client"
-    "$work/client" "$url" 200 "$3" "" "$2" | python3 -c '
+    "$work/client" "$url" 200 "$3" "" "$2" | requests_succeeded
+}
+
+# Fails, saying how many, when the client's result on standard input counts failed requests: a
+# profile of failing requests measures the error path.
+requests_succeeded() {
+    python3 -c '
 import json, sys
 result = json.load(sys.stdin)
 if result["failures"]: sys.exit("%d of %d requests failed; not profiling" % (result["failures"], result["requests"]))'

@@ -141,7 +141,7 @@ final class TaskConfiguration: @unchecked Sendable {
         let socketRoute = known.socketRoute
         if unsafe == nil { unsafe = WireRules.problem(method: method, urlIsClean: known.isClean) }
         let requestTimeout = request.timeoutInterval
-        let hopIdleTimeout = min(idleTimeout, requestTimeout > 0 ? requestTimeout : idleTimeout)
+        let hopIdleTimeout = requestTimeout > 0 ? min(idleTimeout, requestTimeout) : idleTimeout
         return TransferSpec(
             url: known.wireURL,
             requestURL: url,
